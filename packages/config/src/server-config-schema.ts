@@ -1,0 +1,109 @@
+import { z } from 'zod';
+
+/** Transport names accepted in a server entry's `type` field. */
+export const TRANSPORT_TYPES = ['stdio', 'sse', 'http'] as const;
+
+/** How a remote server is authenticated. */
+export const AUTH_PROVIDER_TYPES = [
+  'dynamic_discovery',
+  'google_credentials',
+  'service_account_impersonation',
+] as const;
+
+/** Default request timeout for a server, in milliseconds (10 minutes). */
+export const DEFAULT_MCP_TIMEOUT_MS = 600_000;
+
+const stringRecord = z.record(z.string(), z.string());
+
+/**
+ * The `oauth` block of a server entry.
+ *
+ * Every field is optional: with none set, the client discovers the authorization server
+ * from the MCP server itself (RFC 9728, RFC 8414, OpenID discovery).
+ */
+export const McpOAuthConfigSchema = z.looseObject({
+  /** Start the OAuth flow for this server when it is connected. */
+  enabled: z.boolean().optional(),
+  /** A pre-registered client id; without it the client uses a metadata document or dynamic registration. */
+  clientId: z.string().optional(),
+  /** The secret of a pre-registered confidential client. */
+  clientSecret: z.string().optional(),
+  /** Authorization endpoint, when it cannot be discovered. */
+  authorizationUrl: z.string().optional(),
+  /** Token endpoint, when it cannot be discovered. */
+  tokenUrl: z.string().optional(),
+  /** Issuer of the authorization server, when it cannot be discovered. */
+  issuer: z.string().optional(),
+  /** Dynamic client registration endpoint, when it cannot be discovered. */
+  registrationUrl: z.string().optional(),
+  /** Scopes to request. */
+  scopes: z.array(z.string()).optional(),
+  /** Audiences to request a token for. */
+  audiences: z.array(z.string()).optional(),
+  /** Redirect URI of the loopback callback; default `http://localhost:7777/oauth/callback`. */
+  redirectUri: z.string().optional(),
+  /** Query parameter name that carries the token for SSE servers that want it in the URL. */
+  tokenParamName: z.string().optional(),
+  /**
+   * Accept an authorization server that does not advertise `code_challenge_methods_supported`
+   * (PKCE S256 is still used). Off by default: such servers are refused.
+   */
+  allowMissingPkceSupport: z.boolean().optional(),
+  /**
+   * Allow endpoints learned from server metadata to point at private or loopback addresses
+   * even when the MCP server itself is public. Meant for local development only.
+   */
+  allowPrivateNetwork: z.boolean().optional(),
+});
+
+/**
+ * One entry of `mcpServers`: how to start or reach an MCP server and how far to trust it.
+ *
+ * Exactly one of `command` (stdio), `url` (SSE or Streamable HTTP, see `type`) or
+ * `httpUrl` (Streamable HTTP) is expected. Unknown fields are kept and reported as warnings.
+ */
+export const McpServerConfigSchema = z.looseObject({
+  /** Executable that starts a stdio server. */
+  command: z.string().optional(),
+  /** Arguments passed to `command`. */
+  args: z.array(z.string()).optional(),
+  /** Environment variables for the stdio child, expanded and passed as given. */
+  env: stringRecord.optional(),
+  /** Working directory of the stdio child. */
+  cwd: z.string().optional(),
+  /** URL of a remote server; the transport comes from `type`, or is detected. */
+  url: z.string().optional(),
+  /** URL of a Streamable HTTP server (takes priority over `url`). */
+  httpUrl: z.string().optional(),
+  /** Extra HTTP headers sent with every request to a remote server. */
+  headers: stringRecord.optional(),
+  /** Transport for `url`: `sse` or `http`; `stdio` is accepted for `command` entries. */
+  type: z.enum(TRANSPORT_TYPES).optional(),
+  /** Request timeout in milliseconds. @default 600000 */
+  timeout: z.number().int().positive().optional(),
+  /** Skip confirmation for every tool of this server. @default false */
+  trust: z.boolean().optional(),
+  /** Only these tools are registered (`name` or `name(...)`). */
+  includeTools: z.array(z.string()).optional(),
+  /** These tools are never registered; wins over `includeTools`. */
+  excludeTools: z.array(z.string()).optional(),
+  /** A human-readable description of the server. */
+  description: z.string().optional(),
+  /** OAuth settings for a remote server. */
+  oauth: McpOAuthConfigSchema.optional(),
+  /** How the server is authenticated. @default 'dynamic_discovery' */
+  authProviderType: z.enum(AUTH_PROVIDER_TYPES).optional(),
+  /** OAuth client id used as the audience for service-account impersonation. */
+  targetAudience: z.string().optional(),
+  /** Service account to impersonate (`name@project.iam.gserviceaccount.com`). */
+  targetServiceAccount: z.string().optional(),
+});
+
+/** A validated `mcpServers` entry. */
+export type McpServerConfig = z.infer<typeof McpServerConfigSchema>;
+/** A validated `oauth` block of a server entry. */
+export type McpOAuthConfig = z.infer<typeof McpOAuthConfigSchema>;
+/** A transport name of `type`. */
+export type McpTransportType = (typeof TRANSPORT_TYPES)[number];
+/** A value of `authProviderType`. */
+export type AuthProviderType = (typeof AUTH_PROVIDER_TYPES)[number];

@@ -1,0 +1,1 @@
+// Public API of @toolhost/transport.
