@@ -1,1 +1,15 @@
 // Public API of @toolhost/adapter-openai.
+export { createOpenAIChatAdapter } from './create-openai-chat-adapter.js';
+export type { OpenAIAdapterOptions, OpenAIChatAdapter } from './create-openai-chat-adapter.js';
+export { createOpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
+export type { OpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
+export type { OpenAISamplingOptions } from './openai-sampling-options.js';
+export { OpenAIAdapterError } from './openai-adapter-error.js';
+export type { OpenAIAdapterErrorCode, OpenAIAdapterErrorOptions } from './openai-adapter-error.js';
+export { mapToolsToChatTools } from './map-tools-to-chat-tools.js';
+export { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';
+export { mapOutcomesToChatMessages } from './map-outcomes-to-chat-messages.js';
+export { mapToolsToResponseTools } from './map-tools-to-response-tools.js';
+export { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
+export { mapOutcomesToResponseItems } from './map-outcomes-to-response-items.js';
+export { stripStrictNulls } from './strip-strict-nulls.js';

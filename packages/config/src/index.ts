@@ -7,3 +7,41 @@ export {
   DEFAULT_MCP_TIMEOUT_MS,
 } from './server-config-schema.js';
 export type { McpServerConfig, McpOAuthConfig, McpTransportType, AuthProviderType } from './server-config-schema.js';
+export { ConfigError, ConfigErrorCode } from './config-error.js';
+export type { ConfigErrorOptions } from './config-error.js';
+export { ConfigWarningCode } from './config-warning.js';
+export type { ConfigWarning } from './config-warning.js';
+export { expandEnvVars } from './expand-env-vars.js';
+export type { EnvironmentVariables } from './expand-env-vars.js';
+export { loadSettings } from './load-settings.js';
+export type { LoadSettingsOptions, LoadedSettings, LoadedServer, SettingsFileStatus } from './load-settings.js';
+export { parseSettingsText } from './parse-settings-text.js';
+export type { ParseSettingsTextOptions, ParsedSettingsFile, ParsedServerEntry } from './parse-settings-text.js';
+export { createServerAccessPolicy, normalizeServerName } from './server-access-policy.js';
+export type { ServerAccessPolicy, ServerAccessPolicyOptions, ServerBlockReason } from './server-access-policy.js';
+export { getServerTransport } from './get-server-transport.js';
+export type { ServerTransportInfo } from './get-server-transport.js';
+export {
+  DEFAULT_APP_DIR,
+  ENABLEMENT_FILE_NAME,
+  SETTINGS_FILE_NAME,
+  SETTINGS_SCOPES,
+  getDefaultSystemSettingsPath,
+  getEnablementFilePath,
+  getSettingsFilePath,
+  getWritableSettingsFilePath,
+} from './settings-paths.js';
+export type { SettingsLocation, SettingsScope, WritableSettingsScope } from './settings-paths.js';
+export { addServer } from './add-server.js';
+export type { AddServerOptions, AddServerResult } from './add-server.js';
+export { removeServer } from './remove-server.js';
+export type { RemoveServerOptions, RemoveServerResult } from './remove-server.js';
+export { setServerEnabled } from './set-server-enabled.js';
+export type { SetServerEnabledOptions, SetServerEnabledResult } from './set-server-enabled.js';
+export { readServerEnablement } from './read-server-enablement.js';
+export type { ServerEnablement } from './read-server-enablement.js';
+export { setJsoncProperty, removeJsoncProperty } from './edit-jsonc.js';
+export type { JsoncPropertyEdit } from './edit-jsonc.js';
+export { writeFileAtomic, NEW_SETTINGS_FILE_MODE } from './write-file-atomic.js';
+export { formatJsonPath } from './json-path.js';
+export type { JsonPathSegment } from './json-path.js';

@@ -1,1 +1,28 @@
 // Public API of @toolhost/discovery.
+export { McpServerStatus, DiscoveryState } from './server-status.js';
+export { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+export type { DiscoveryErrorOptions } from './discovery-error.js';
+export { McpServerManager, DEFAULT_CLIENT_INFO } from './mcp-server-manager.js';
+export type {
+  McpServerManagerOptions,
+  McpServerManagerEvents,
+  ServerDefinition,
+  ServerSnapshot,
+  ServerErrorInfo,
+  RegisteredTool,
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredResourceTemplate,
+} from './manager-types.js';
+export type { ReadonlyRegistry, RegistryDiff } from './registry.js';
+export { resourceKey } from './build-registry-entries.js';
+export type { CallOptions } from './server-session.js';
+export type { ReconnectOptions } from './reconnect-delay.js';
+export type { TransportOptions } from './connect-client.js';
+export { probeServer, DEFAULT_PROBE_TIMEOUT_MS } from './probe-server.js';
+export type { ProbeServerOptions, ProbeResult } from './probe-server.js';
+export { isToolEnabled } from './is-tool-enabled.js';
+export type { ToolFilter } from './is-tool-enabled.js';
+export { listAllPages, DEFAULT_MAX_PAGES } from './list-all-pages.js';
+export type { ListAllPagesOptions, ListPage } from './list-all-pages.js';
+export type { Listener } from './typed-emitter.js';

@@ -1,1 +1,47 @@
 // Public API of @toolhost/oauth.
+export { OAuthError, type OAuthErrorCode, type OAuthErrorOptions } from './oauth-error.js';
+export { authenticate, type AuthenticateOptions } from './authenticate.js';
+export { StoredTokenOAuthProvider, type StoredTokenOAuthProviderOptions } from './stored-token-provider.js';
+export { createAuthProvider, type CreateAuthProviderOptions } from './create-auth-provider.js';
+export { getAuthStatus, type AuthStatus } from './get-auth-status.js';
+export {
+  discoverAuthorizationServer,
+  type AuthorizationServerInfo,
+  type DiscoveryResult,
+  type DiscoverAuthorizationServerOptions,
+} from './discover-authorization-server.js';
+export {
+  protectedResourceMetadataUrls,
+  authorizationServerMetadataUrls,
+  canonicalResourceUri,
+  resourceMatchesServer,
+} from './well-known-urls.js';
+export { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
+export { selectScopes, type SelectScopesInput } from './select-scopes.js';
+export { buildAuthorizationUrl, assertPkceSupport, type BuildAuthorizationUrlOptions } from './build-authorization-url.js';
+export { createPkceParameters, type PkceParameters } from './pkce.js';
+export { planClientIdentity, registerClient, isClientMetadataDocumentUrl, type ClientIdentityPlan, type RegisterClientOptions } from './register-client.js';
+export { requestToken, selectTokenEndpointAuthMethod, type TokenEndpointAuthMethod, type RequestTokenOptions } from './token-endpoint.js';
+export { refreshStoredToken, isTokenExpiring, TOKEN_REFRESH_BUFFER_MS, type RefreshStoredTokenOptions } from './refresh-stored-token.js';
+export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient } from './token-store.js';
+export { InMemoryTokenStore } from './in-memory-token-store.js';
+export { FileTokenStore, type FileTokenStoreOptions } from './file-token-store.js';
+export {
+  startCallbackServer,
+  escapeHtml,
+  DEFAULT_REDIRECT_URI,
+  DEFAULT_CALLBACK_TIMEOUT_MS,
+  type CallbackServer,
+  type CallbackServerOptions,
+} from './callback-server.js';
+export { openBrowserSafely, assertBrowserSafeUrl, browserCommand, type OpenBrowser, type OpenBrowserSafelyOptions } from './open-browser.js';
+export { createRedirectFollowingOpener } from './redirect-following-opener.js';
+export { createUrlGuard, isPrivateAddress, parseSafeHttpUrl, type UrlGuard, type UrlGuardOptions, type HostResolver } from './url-guard.js';
+export type { FetchFunction } from './guarded-fetch.js';
+export { GoogleCredentialProvider, GOOGLE_CREDENTIALS_ALLOWED_HOSTS, type GoogleCredentialProviderOptions } from './google-credential-provider.js';
+export {
+  ServiceAccountImpersonationProvider,
+  generateIdTokenUrl,
+  type ServiceAccountImpersonationProviderOptions,
+} from './service-account-impersonation-provider.js';
+export type { GoogleAuthLike, GoogleAuthClientLike } from './google-auth-client.js';

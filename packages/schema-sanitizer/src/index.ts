@@ -1,2 +1,13 @@
 // Public API of @toolhost/schema-sanitizer.
 export { generateValidName, MAX_TOOL_NAME_LENGTH } from './generate-valid-name.js';
+export { sanitizeSchema } from './sanitize-schema.js';
+export type { SanitizeSchemaOptions } from './sanitize-schema.js';
+export { SCHEMA_PROFILES } from './schema-profile.js';
+export type { DroppedSchemaKeyword, JsonSchemaObject, SchemaDropReason, SchemaProfile } from './schema-profile.js';
+export { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS } from './profile-rules.js';
+export { assignToolNames } from './assign-tool-names.js';
+export type { AssignedToolName, AssignToolNamesOptions, ToolNameAssignment, ToolNameEntry, ToolNameKind } from './assign-tool-names.js';
+export { findRefCycles, hasRefCycle } from './find-ref-cycles.js';
+export { shortHash } from './short-hash.js';
+export { SchemaSanitizerError, SchemaSanitizerErrorCode } from './schema-sanitizer-error.js';
+export type { SchemaSanitizerErrorOptions } from './schema-sanitizer-error.js';

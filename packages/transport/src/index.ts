@@ -1,1 +1,23 @@
-// Public API of @toolhost/transport.
+// Public API of @toolhost/transport: build and connect the MCP transport (stdio, SSE, Streamable HTTP) of a server entry.
+export { createTransport } from './create-transport.js';
+export { connectTransport, SSE_FALLBACK_STATUSES } from './connect-transport.js';
+export type { ConnectTransportOptions, ConnectedTransport } from './connect-transport.js';
+export type { TransportOptions, TransportHandle } from './transport-options.js';
+export { resolveTransportKind } from './resolve-transport-kind.js';
+export type { TransportKind, TransportTarget } from './resolve-transport-kind.js';
+export { TransportError } from './transport-error.js';
+export type { TransportErrorCode, TransportErrorDetails } from './transport-error.js';
+export {
+  sanitizeEnvironment,
+  ALWAYS_INHERITED_ENV_VARS,
+  SECRET_ENV_NAME_PATTERN,
+  SECRET_ENV_VALUE_PATTERN,
+} from './sanitize-environment.js';
+export type { SanitizeEnvironmentOptions } from './sanitize-environment.js';
+export { StderrBuffer, DEFAULT_STDERR_LINES } from './stderr-buffer.js';
+export { StdioTransport, DEFAULT_CLOSE_GRACE_MS } from './stdio-transport.js';
+export type { StdioTransportOptions } from './stdio-transport.js';
+export { StreamableHttpSessionTransport, DEFAULT_SESSION_DELETE_TIMEOUT_MS } from './streamable-http-session-transport.js';
+export type { StreamableHttpSessionTransportOptions } from './streamable-http-session-transport.js';
+export { createHttpFetch, readAuthParameter } from './create-http-fetch.js';
+export type { AuthChallenge, CreateHttpFetchOptions, HttpObservations } from './create-http-fetch.js';

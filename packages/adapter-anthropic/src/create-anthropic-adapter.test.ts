@@ -1,0 +1,99 @@
+import type { Message } from '@anthropic-ai/sdk/resources/messages';
+import { describe, expect, it } from 'vitest';
+import type { HostToolDefinition, ToolCallOutcome } from '@toolhost/host';
+import { AnthropicAdapterError } from './anthropic-adapter-error.js';
+import { createAnthropicAdapter } from './create-anthropic-adapter.js';
+
+const searchTool: HostToolDefinition = {
+  name: 'search',
+  serverName: 'docs',
+  originalName: 'search',
+  description: 'Search the docs.',
+  inputSchema: {
+    type: 'object',
+    properties: { query: { type: 'string' }, filter: { $ref: '#/$defs/filter' } },
+    required: ['query'],
+    additionalProperties: false,
+    $defs: { filter: { type: 'object', properties: { tag: { type: 'string' } } } },
+  },
+};
+
+function messageWith(content: unknown[]): Message {
+  return {
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'claude-test',
+    stop_reason: 'tool_use',
+    stop_sequence: null,
+    content,
+  } as unknown as Message;
+}
+
+describe('createAnthropicAdapter', () => {
+  const adapter = createAnthropicAdapter();
+
+  it('declares tools with input_schema from the anthropic profile', () => {
+    expect(adapter.schemaProfile).toBe('anthropic');
+    const tools = adapter.toTools([searchTool, { ...searchTool, name: 'bare', description: '', inputSchema: {} }]);
+    expect(tools[0]).toEqual({ name: 'search', description: 'Search the docs.', input_schema: searchTool.inputSchema });
+    expect(tools[1]).toEqual({ name: 'bare', input_schema: { type: 'object', properties: {} } });
+  });
+
+  it('reads tool_use blocks in order with their ids', () => {
+    const calls = adapter.getToolCalls(
+      messageWith([
+        { type: 'text', text: 'Searching.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'search', input: { query: 'mcp' } },
+        { type: 'tool_use', id: 'toolu_2', name: 'ping', input: {} },
+      ]),
+    );
+    expect(calls).toEqual([
+      { id: 'toolu_1', name: 'search', arguments: { query: 'mcp' } },
+      { id: 'toolu_2', name: 'ping', arguments: {} },
+    ]);
+    expect(adapter.getToolCalls(messageWith([{ type: 'text', text: 'done' }]))).toEqual([]);
+  });
+
+  it('rejects a tool_use whose input is not an object', () => {
+    let caught: unknown;
+    try {
+      adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_3', name: 'search', input: 'oops' }]));
+    } catch (error) {
+      caught = error;
+    }
+    expect(AnthropicAdapterError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({ code: 'INVALID_TOOL_ARGUMENTS', toolName: 'search' });
+  });
+
+  it('answers with one tool_result per call: text, base64 images, PDFs, is_error', () => {
+    const outcomes: ToolCallOutcome[] = [
+      {
+        call: { id: 'toolu_1', name: 'logo', arguments: {} },
+        parts: [
+          { type: 'text', text: 'Here is the logo.' },
+          { type: 'inlineData', mimeType: 'image/png', data: 'iVBORw0KGgo=' },
+          { type: 'inlineData', mimeType: 'application/pdf', data: 'JVBERi0=' },
+          { type: 'inlineData', mimeType: 'audio/wav', data: 'UklGRg==' },
+        ],
+        isError: false,
+      },
+      { call: { id: 'toolu_2', name: 'fail', arguments: {} }, parts: [{ type: 'text', text: 'disk full' }], isError: true },
+    ];
+    expect(adapter.toToolResults(outcomes)).toEqual({
+      role: 'user',
+      content: [
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_1',
+          content: [
+            { type: 'text', text: "Here is the logo.\n[Tool 'logo' also returned audio/wav data, which this model cannot receive.]" },
+            { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' } },
+          ],
+        },
+        { type: 'tool_result', tool_use_id: 'toolu_2', content: [{ type: 'text', text: 'disk full' }], is_error: true },
+      ],
+    });
+  });
+});

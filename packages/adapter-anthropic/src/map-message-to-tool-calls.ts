@@ -1,0 +1,25 @@
+import type { ContentBlock, Message } from '@anthropic-ai/sdk/resources/messages';
+import type { ModelToolCall } from '@toolhost/host';
+import { AnthropicAdapterError } from './anthropic-adapter-error.js';
+
+/**
+ * Find the `tool_use` blocks of an Anthropic message (or of its `content` array), in order,
+ * with each block's `id` as the call id and its `input` as the arguments.
+ */
+export function mapMessageToToolCalls(message: Message | readonly ContentBlock[]): ModelToolCall[] {
+  const content: readonly ContentBlock[] = Array.isArray(message) ? message : (message as Message).content;
+  const calls: ModelToolCall[] = [];
+  for (const block of content) {
+    if (block.type !== 'tool_use') continue;
+    const input: unknown = block.input ?? {};
+    if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+      throw new AnthropicAdapterError({
+        code: 'INVALID_TOOL_ARGUMENTS',
+        message: `The input the model produced for tool '${block.name}' is not a JSON object; retry the turn.`,
+        toolName: block.name,
+      });
+    }
+    calls.push({ id: block.id, name: block.name, arguments: { ...(input as Record<string, unknown>) } });
+  }
+  return calls;
+}

@@ -1,0 +1,38 @@
+import type { Base64ImageSource, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ToolCallOutcome } from '@toolhost/host';
+
+type ImageMediaType = Base64ImageSource['media_type'];
+type ToolResultContent = Exclude<ToolResultBlockParam['content'], string | undefined>[number];
+
+const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
+
+/**
+ * Turn tool outcomes into the `user` message Anthropic expects next: one `tool_result` block
+ * per call (`tool_use_id` = the call id) with a text block carrying all text, one base64
+ * `image` block per JPEG/PNG/GIF/WebP image, a base64 `document` block per PDF, and
+ * `is_error: true` when the call failed. Other data (audio, ...) is replaced by a note.
+ */
+export function mapOutcomesToToolResultMessage(outcomes: readonly ToolCallOutcome[]): MessageParam {
+  const blocks: ToolResultBlockParam[] = outcomes.map((outcome) => {
+    const { call } = outcome;
+    const texts = outcome.parts.flatMap((part) => (part.type === 'text' ? [part.text] : []));
+    const media: ToolResultContent[] = [];
+    for (const part of outcome.parts) {
+      if (part.type !== 'inlineData') continue;
+      const mimeType = part.mimeType.toLowerCase();
+      if (IMAGE_TYPES.has(mimeType)) {
+        media.push({ type: 'image', source: { type: 'base64', media_type: mimeType as ImageMediaType, data: part.data } });
+      } else if (mimeType === 'application/pdf') {
+        media.push({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data } });
+      } else {
+        texts.push(`[Tool '${call.name}' also returned ${part.mimeType} data, which this model cannot receive.]`);
+      }
+    }
+    const text = texts.join('\n') || (outcome.isError ? `Tool '${call.name}' failed.` : '');
+    const content: ToolResultContent[] = text ? [{ type: 'text', text } satisfies TextBlockParam, ...media] : media;
+    const block: ToolResultBlockParam = { type: 'tool_result', tool_use_id: call.id ?? call.name, content };
+    if (outcome.isError) block.is_error = true;
+    return block;
+  });
+  return { role: 'user', content: blocks };
+}

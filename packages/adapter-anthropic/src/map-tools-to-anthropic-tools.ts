@@ -1,0 +1,12 @@
+import type { Tool } from '@anthropic-ai/sdk/resources/messages';
+import type { HostToolDefinition } from '@toolhost/host';
+import { sanitizeSchema } from '@toolhost/schema-sanitizer';
+
+/** Turn host tools into Anthropic Messages `tools` (`{ name, description, input_schema }`, profile `anthropic`). */
+export function mapToolsToAnthropicTools(tools: readonly HostToolDefinition[]): Tool[] {
+  return tools.map((tool) => ({
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    input_schema: sanitizeSchema(tool.inputSchema, { profile: 'anthropic' }) as Tool.InputSchema,
+  }));
+}

@@ -1,0 +1,83 @@
+// End to end: @google/genai client → msw (Gemini API) → McpToolHost → real stdio MCP server → next request.
+import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentResponse } from '@google/genai';
+import { fixtureBinPath } from '@toolhost-internal/fixtures';
+import { McpToolHost, type ConfirmationRequest, type ToolCallResult } from '@toolhost/host';
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGeminiAdapter } from './create-gemini-adapter.js';
+
+const PNG_SIGNATURE = '89504e470d0a1a0a';
+const bodies: Record<string, unknown>[] = [];
+
+const api = setupServer(
+  http.post(/generativelanguage\.googleapis\.com\/v1beta\/models\/gemini-test:generateContent$/, async ({ request }) => {
+    bodies.push((await request.json()) as Record<string, unknown>);
+    const parts =
+      bodies.length === 1
+        ? [{ functionCall: { id: 'call-1', name: 'mixed-content', args: {} } }]
+        : [{ text: 'I see a one-pixel image.' }];
+    return HttpResponse.json({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] });
+  }),
+);
+
+const confirmations: ConfirmationRequest[] = [];
+let host: McpToolHost<FunctionDeclaration, GenerateContentResponse | Content, Content>;
+
+beforeAll(async () => {
+  api.listen({ onUnhandledRequest: 'error' });
+  host = await McpToolHost.create({
+    settings: { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')] } } },
+    adapter: createGeminiAdapter(),
+    ui: {
+      confirm: async (request) => {
+        confirmations.push(request);
+        return 'proceed_once';
+      },
+    },
+  });
+  await host.discover();
+});
+
+afterAll(async () => {
+  await host?.close();
+  api.close();
+});
+
+describe('Gemini adapter end to end', () => {
+  it('sends the MCP result, images included, in the request after the function call', async () => {
+    const ai = new GoogleGenAI({ apiKey: 'test-key' });
+    const contents: Content[] = [{ role: 'user', parts: [{ text: 'Show me everything.' }] }];
+    const config = { tools: [{ functionDeclarations: host.listTools() }] };
+
+    const first = await ai.models.generateContent({ model: 'gemini-test', contents, config });
+    const declared = (bodies[0]?.['tools'] as { functionDeclarations: { name: string }[] }[])[0]?.functionDeclarations;
+    expect(declared?.map((d) => d.name)).toContain('mixed-content');
+
+    const handled = await host.handleModelResponse(first);
+    expect(confirmations).toHaveLength(1);
+    expect(confirmations[0]?.mcpDetails).toMatchObject({ serverName: 'fixture', toolName: 'mixed-content' });
+    const outcome: ToolCallResult | undefined = handled.outcomes[0];
+    expect(outcome?.isError).toBe(false);
+
+    contents.push(first.candidates?.[0]?.content as Content, handled.toolResults!);
+    const second = await ai.models.generateContent({ model: 'gemini-test', contents, config });
+    expect(second.text).toBe('I see a one-pixel image.');
+
+    const sent = (bodies[1]?.['contents'] as Content[])[2];
+    expect(sent?.role).toBe('user');
+    const [responsePart, ...mediaParts] = sent?.parts ?? [];
+    expect(responsePart?.functionResponse).toMatchObject({ id: 'call-1', name: 'mixed-content' });
+    const output = String(responsePart?.functionResponse?.response?.['output']);
+    expect(output).toContain('first text block');
+    expect(output).toContain('second text block');
+    expect(output).toContain('embedded resource text');
+
+    const mimeTypes = mediaParts.map((part) => part.inlineData?.mimeType);
+    expect(mimeTypes).toEqual(['image/png', 'audio/wav', 'application/octet-stream']);
+    const image = mediaParts[0]?.inlineData?.data ?? '';
+    expect(Buffer.from(image, 'base64').subarray(0, 8).toString('hex')).toBe(PNG_SIGNATURE);
+    const hostImage = outcome?.parts.find((part) => part.type === 'inlineData' && part.mimeType === 'image/png');
+    expect(hostImage).toMatchObject({ data: image });
+  });
+});

@@ -1,0 +1,46 @@
+import { GenerateContentResponse } from '@google/genai';
+import { describe, expect, it } from 'vitest';
+import { createGeminiAdapter } from './create-gemini-adapter.js';
+import { GeminiAdapterError } from './gemini-adapter-error.js';
+
+function responseWith(parts: unknown[]): GenerateContentResponse {
+  return Object.assign(new GenerateContentResponse(), { candidates: [{ content: { role: 'model', parts } }] });
+}
+
+describe('createGeminiAdapter().getToolCalls', () => {
+  const adapter = createGeminiAdapter();
+
+  it('returns every functionCall part in order, keeping ids and arguments', () => {
+    const response = responseWith([
+      { text: 'Let me look.' },
+      { functionCall: { id: 'call-1', name: 'search', args: { query: 'mcp' } } },
+      { functionCall: { name: 'docs__ping' } },
+    ]);
+    expect(adapter.getToolCalls(response)).toEqual([
+      { id: 'call-1', name: 'search', arguments: { query: 'mcp' } },
+      { name: 'docs__ping', arguments: {} },
+    ]);
+  });
+
+  it('reads a Content turn from the history as well', () => {
+    const calls = adapter.getToolCalls({ role: 'model', parts: [{ functionCall: { name: 'echo', args: { message: 'x' } } }] });
+    expect(calls).toEqual([{ name: 'echo', arguments: { message: 'x' } }]);
+  });
+
+  it('returns nothing for a text-only or empty response', () => {
+    expect(adapter.getToolCalls(responseWith([{ text: 'hello' }]))).toEqual([]);
+    expect(adapter.getToolCalls(new GenerateContentResponse())).toEqual([]);
+  });
+
+  it('rejects a functionCall without a name with a coded error', () => {
+    let caught: unknown;
+    try {
+      adapter.getToolCalls(responseWith([{ functionCall: { args: {} } }]));
+    } catch (error) {
+      caught = error;
+    }
+    expect(GeminiAdapterError.isInstance(caught)).toBe(true);
+    expect((caught as GeminiAdapterError).code).toBe('INVALID_TOOL_CALL');
+    expect(GeminiAdapterError.isInstance(new Error('other'))).toBe(false);
+  });
+});

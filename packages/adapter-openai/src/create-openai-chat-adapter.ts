@@ -1,0 +1,67 @@
+import type {
+  ChatCompletion,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessage,
+  ChatCompletionMessageParam,
+} from 'openai/resources/chat/completions';
+import type { ModelAdapter } from '@toolhost/host';
+import { createChatMessage } from './create-chat-message.js';
+import { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';
+import { mapOutcomesToChatMessages } from './map-outcomes-to-chat-messages.js';
+import { mapToolsToChatTools } from './map-tools-to-chat-tools.js';
+import type { OpenAISamplingOptions } from './openai-sampling-options.js';
+import { ToolCallRegistry } from './tool-call-registry.js';
+
+/** Options of {@link createOpenAIChatAdapter} and {@link createOpenAIResponsesAdapter}. */
+export interface OpenAIAdapterOptions {
+  /**
+   * Declare tools with `strict: true` and schemas from the `openai-strict` sanitizer profile, so
+   * the API guarantees arguments that match the schema. The `null`s strict mode makes the model
+   * send for optional properties are removed before the MCP server sees the arguments.
+   * Turn off for schemas strict mode cannot express; they then go through profile `none`.
+   * @default true
+   */
+  strict?: boolean;
+  /** Answer MCP sampling requests with this client and model; without it the host declines sampling. */
+  sampling?: OpenAISamplingOptions;
+}
+
+/** The Chat Completions `ModelAdapter`: `tools` entries in, `tool_calls` out, `tool` (+ `user`) messages back. */
+export type OpenAIChatAdapter = ModelAdapter<
+  ChatCompletionFunctionTool,
+  ChatCompletion | ChatCompletionMessage,
+  ChatCompletionMessageParam[]
+>;
+
+/**
+ * Create the adapter for OpenAI Chat Completions. `toToolResults` returns the messages to
+ * append after the assistant message: one `tool` message per call and, when results carry
+ * images, audio or PDFs, one `user` message with them (tool messages can only hold text).
+ *
+ * @example
+ * ```ts
+ * const host = await McpToolHost.create({ adapter: createOpenAIChatAdapter(), ui });
+ * const completion = await openai.chat.completions.create({ model, messages, tools: await host.listTools() });
+ * ```
+ */
+export function createOpenAIChatAdapter(options: OpenAIAdapterOptions = {}): OpenAIChatAdapter {
+  const strict = options.strict ?? true;
+  const registry = new ToolCallRegistry(strict);
+  const { sampling } = options;
+  const adapter: OpenAIChatAdapter = {
+    specificationVersion: 'v1',
+    provider: 'openai',
+    schemaProfile: strict ? 'openai-strict' : 'none',
+    toTools(tools) {
+      registry.remember(tools);
+      return mapToolsToChatTools(tools, { strict });
+    },
+    getToolCalls: (response) =>
+      mapChatCompletionToToolCalls(response).map((call) => ({ ...call, arguments: registry.clean(call.name, call.arguments) })),
+    toToolResults: (outcomes) => mapOutcomesToChatMessages(outcomes),
+  };
+  if (sampling) {
+    adapter.createMessage = (request, callOptions) => createChatMessage(request, { sampling, signal: callOptions.signal });
+  }
+  return adapter;
+}

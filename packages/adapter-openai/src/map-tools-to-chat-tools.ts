@@ -1,0 +1,22 @@
+import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
+import type { HostToolDefinition } from '@toolhost/host';
+import { buildFunctionParameters } from './build-function-parameters.js';
+
+/** Turn host tools into Chat Completions `tools` entries (`{ type: 'function', function }`). */
+export function mapToolsToChatTools(
+  tools: readonly HostToolDefinition[],
+  options: { strict: boolean },
+): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => {
+    const { parameters, strict } = buildFunctionParameters(tool, options.strict);
+    return {
+      type: 'function',
+      function: {
+        name: tool.name,
+        ...(tool.description ? { description: tool.description } : {}),
+        parameters,
+        strict,
+      },
+    };
+  });
+}

@@ -1,0 +1,20 @@
+import type { FunctionTool } from 'openai/resources/responses/responses';
+import type { HostToolDefinition } from '@toolhost/host';
+import { buildFunctionParameters } from './build-function-parameters.js';
+
+/** Turn host tools into Responses API `tools` entries (`{ type: 'function', name, parameters, strict }`). */
+export function mapToolsToResponseTools(
+  tools: readonly HostToolDefinition[],
+  options: { strict: boolean },
+): FunctionTool[] {
+  return tools.map((tool) => {
+    const { parameters, strict } = buildFunctionParameters(tool, options.strict);
+    return {
+      type: 'function',
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      parameters,
+      strict,
+    };
+  });
+}

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { stripStrictNulls } from './strip-strict-nulls.js';
+
+const schema = {
+  type: 'object',
+  properties: {
+    query: { type: 'string' },
+    limit: { type: 'integer' },
+    cursor: { type: ['string', 'null'] },
+    filter: {
+      type: 'object',
+      properties: { tag: { type: 'string' }, owner: { $ref: '#/$defs/owner' } },
+      required: ['tag'],
+    },
+    items: { type: 'array', items: { type: 'object', properties: { note: { type: 'string' } } } },
+    anything: {},
+  },
+  required: ['query'],
+  $defs: { owner: { type: 'string' } },
+};
+
+describe('stripStrictNulls', () => {
+  it('drops nulls of optional properties that never allowed null, at every depth', () => {
+    const args = {
+      query: 'mcp',
+      limit: null,
+      cursor: null,
+      filter: { tag: 'a', owner: null },
+      items: [{ note: null }, { note: 'kept' }],
+      anything: null,
+    };
+    expect(stripStrictNulls(args, schema)).toEqual({
+      query: 'mcp',
+      cursor: null,
+      filter: { tag: 'a' },
+      items: [{}, { note: 'kept' }],
+      anything: null,
+    });
+  });
+
+  it('keeps a null the model sent for a required property (the server decides)', () => {
+    expect(stripStrictNulls({ query: null }, schema)).toEqual({ query: null });
+  });
+
+  it('keeps keys the schema does not know and does not change its input', () => {
+    const args = { query: 'x', extra: null };
+    expect(stripStrictNulls(args, schema)).toEqual({ query: 'x', extra: null });
+    expect(args).toEqual({ query: 'x', extra: null });
+  });
+});

@@ -1,0 +1,83 @@
+import type { McpServerConfig, McpTransportType } from '@toolhost/config';
+import { CliError } from './cli-error.js';
+
+/** The flags and arguments of `mcp add`, as typed. */
+export interface AddCommandInput {
+  /** `stdio`, `sse` or `http`. */
+  readonly transport: McpTransportType;
+  /** The command (stdio) or the URL (sse, http). */
+  readonly commandOrUrl: string;
+  /** Arguments of the command. */
+  readonly args: readonly string[];
+  /** `-e KEY=value` values. */
+  readonly env: readonly string[];
+  /** `-H "Name: value"` values. */
+  readonly headers: readonly string[];
+  /** `--timeout` value. */
+  readonly timeout?: string | undefined;
+  /** `--trust`. */
+  readonly trust?: boolean | undefined;
+  /** `--description` value. */
+  readonly description?: string | undefined;
+  /** `--include-tools` values (each comma-separated). */
+  readonly includeTools: readonly string[];
+  /** `--exclude-tools` values (each comma-separated). */
+  readonly excludeTools: readonly string[];
+}
+
+/**
+ * Turns `mcp add` input into a server entry: stdio → `{ command, args, env }`, sse/http →
+ * `{ url, type, headers }`, plus the shared fields. Throws `INVALID_ARGUMENT` for malformed values.
+ */
+export function buildServerEntry(input: AddCommandInput): McpServerConfig {
+  const entry: McpServerConfig = {};
+  if (input.transport === 'stdio') {
+    if (input.headers.length > 0) throw new CliError('INVALID_ARGUMENT', '--header is only used by sse and http servers; pass --transport sse or --transport http.');
+    entry.command = input.commandOrUrl;
+    if (input.args.length > 0) entry.args = [...input.args];
+    if (input.env.length > 0) entry.env = Object.fromEntries(input.env.map(parseEnvAssignment));
+  } else {
+    if (input.args.length > 0) throw new CliError('INVALID_ARGUMENT', `Server arguments (${input.args.join(' ')}) are only used by stdio servers; a ${input.transport} server takes just a URL.`);
+    if (input.env.length > 0) throw new CliError('INVALID_ARGUMENT', '--env is only used by stdio servers; send values to a remote server with --header.');
+    entry.url = input.commandOrUrl;
+    entry.type = input.transport;
+    if (input.headers.length > 0) entry.headers = Object.fromEntries(input.headers.map(parseHeader));
+  }
+  if (input.timeout !== undefined) entry.timeout = parseTimeout(input.timeout);
+  if (input.trust) entry.trust = true;
+  if (input.description !== undefined) entry.description = input.description;
+  const include = splitList(input.includeTools);
+  const exclude = splitList(input.excludeTools);
+  if (include.length > 0) entry.includeTools = include;
+  if (exclude.length > 0) entry.excludeTools = exclude;
+  return entry;
+}
+
+/** `KEY=value` → `[KEY, value]`; the value keeps any further `=` (`K=a=b` → `a=b`). */
+export function parseEnvAssignment(text: string): [string, string] {
+  const index = text.indexOf('=');
+  const key = index < 0 ? '' : text.slice(0, index).trim();
+  if (key === '' || /\s/.test(key)) throw new CliError('INVALID_ARGUMENT', `--env "${text}" must look like KEY=value.`);
+  return [key, text.slice(index + 1)];
+}
+
+/** `Name: value` → `[Name, value]`, split at the first colon and trimmed. */
+export function parseHeader(text: string): [string, string] {
+  const index = text.indexOf(':');
+  const name = index < 0 ? '' : text.slice(0, index).trim();
+  const value = index < 0 ? '' : text.slice(index + 1).trim();
+  if (name === '' || value === '' || /\s/.test(name)) throw new CliError('INVALID_ARGUMENT', `--header "${text}" must look like "Name: value".`);
+  return [name, value];
+}
+
+function parseTimeout(text: string): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value <= 0) {
+    throw new CliError('INVALID_ARGUMENT', `--timeout "${text}" must be a whole number of milliseconds greater than 0.`);
+  }
+  return value;
+}
+
+function splitList(values: readonly string[]): string[] {
+  return values.flatMap((value) => value.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+}

@@ -1,0 +1,51 @@
+import { homedir } from 'node:os';
+import { getDefaultSystemSettingsPath, type LoadSettingsOptions } from '@toolhost/config';
+import type { ServerConnectionCheck } from './server-status.js';
+
+/** What the command line reads from and writes to; every field has a default taken from `process`. */
+export interface CliIo {
+  /** Receives normal output (whole lines, ending in a newline). @default process.stdout.write */
+  readonly stdout?: (text: string) => void;
+  /** Receives errors and warnings. @default process.stderr.write */
+  readonly stderr?: (text: string) => void;
+  /** The project folder. @default process.cwd() */
+  readonly cwd?: string;
+  /** The home folder. @default os.homedir() */
+  readonly homeDir?: string;
+  /** Variables for `$VAR` expansion and `TOOLHOST_SYSTEM_SETTINGS_PATH`. @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Checks whether a server can be connected, for the status column of `mcp list`. Without it
+   * the list shows the configured state only (nothing is connected).
+   */
+  readonly checkConnection?: ServerConnectionCheck;
+}
+
+/** {@link CliIo} with every default filled in. */
+export type ResolvedCliIo = Required<Omit<CliIo, 'checkConnection'>> & Pick<CliIo, 'checkConnection'>;
+
+/** Fills in the defaults of {@link CliIo}. */
+export function resolveCliIo(io: CliIo = {}): ResolvedCliIo {
+  return {
+    stdout: io.stdout ?? ((text) => void process.stdout.write(text)),
+    stderr: io.stderr ?? ((text) => void process.stderr.write(text)),
+    cwd: io.cwd ?? process.cwd(),
+    homeDir: io.homeDir ?? homedir(),
+    env: io.env ?? process.env,
+    ...(io.checkConnection === undefined ? {} : { checkConnection: io.checkConnection }),
+  };
+}
+
+/**
+ * Where the settings are for this run: the current folder is the project, the system file is
+ * `TOOLHOST_SYSTEM_SETTINGS_PATH` or the platform default.
+ */
+export function settingsLocation(io: ResolvedCliIo, appDir: string): LoadSettingsOptions {
+  return {
+    appDir,
+    projectDir: io.cwd,
+    homeDir: io.homeDir,
+    systemSettingsPath: io.env['TOOLHOST_SYSTEM_SETTINGS_PATH'] || getDefaultSystemSettingsPath(process.platform),
+    env: io.env,
+  };
+}

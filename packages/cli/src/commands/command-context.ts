@@ -1,0 +1,12 @@
+import type { LoadSettingsOptions } from '@toolhost/config';
+import type { ResolvedCliIo } from '../cli-io.js';
+
+/** What every command needs: the output and where the settings are. */
+export interface CommandContext {
+  /** Output and environment of this run. */
+  readonly io: ResolvedCliIo;
+  /** The arguments after `--` on an `mcp add` command line. */
+  readonly serverArgsAfterSeparator: readonly string[];
+  /** Where the settings are (depends on the global `--app-dir`, read when the command runs). */
+  location(): LoadSettingsOptions;
+}

@@ -1,0 +1,50 @@
+import { Option, type Command } from 'commander';
+import { addServer, TRANSPORT_TYPES, type McpTransportType } from '@toolhost/config';
+import { buildServerEntry } from '../build-server-entry.js';
+import type { CommandContext } from './command-context.js';
+
+const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/** Registers `mcp add [options] <name> <commandOrUrl> [args...]`. */
+export function registerMcpAdd(mcp: Command, context: CommandContext): void {
+  mcp
+    .command('add')
+    .description('Add a server to the user or project settings (or update it)')
+    .argument('<name>', 'name of the server')
+    .argument('<commandOrUrl>', 'command to start (stdio) or URL (sse, http)')
+    .argument('[args...]', 'arguments of the command; put them after -- when they start with -')
+    .addOption(new Option('-s, --scope <scope>', 'configuration scope').choices(['user', 'project']).default('project'))
+    .addOption(new Option('-t, --transport <transport>', 'transport type (default: "stdio")').choices(TRANSPORT_TYPES))
+    .addOption(new Option('--type <transport>', 'alias of --transport').choices(TRANSPORT_TYPES).hideHelp())
+    .option('-e, --env <KEY=value>', 'environment variable of a stdio server (repeatable)', collect)
+    .option('-H, --header <"Name: value">', 'HTTP header of an sse or http server (repeatable)', collect)
+    .option('--timeout <ms>', 'request timeout in milliseconds')
+    .option('--trust', 'trust the server: skip every tool call confirmation')
+    .option('--description <text>', 'description of the server')
+    .option('--include-tools <tools>', 'comma-separated tools to include', collect)
+    .option('--exclude-tools <tools>', 'comma-separated tools to exclude', collect)
+    .allowUnknownOption()
+    .action(async (name: string, commandOrUrl: string, args: string[], options: Record<string, unknown>) => {
+      const config = buildServerEntry({
+        transport: (options['transport'] ?? options['type'] ?? 'stdio') as McpTransportType,
+        commandOrUrl,
+        args: [...args, ...context.serverArgsAfterSeparator],
+        env: (options['env'] as string[] | undefined) ?? [],
+        headers: (options['header'] as string[] | undefined) ?? [],
+        timeout: options['timeout'] as string | undefined,
+        trust: options['trust'] as boolean | undefined,
+        description: options['description'] as string | undefined,
+        includeTools: (options['includeTools'] as string[] | undefined) ?? [],
+        excludeTools: (options['excludeTools'] as string[] | undefined) ?? [],
+      });
+      const scope = options['scope'] as 'user' | 'project';
+      const result = await addServer({ ...context.location(), scope, name, config });
+      const transport = config.type ?? 'stdio';
+      if (result.replaced) {
+        context.io.stdout(`MCP server "${name}" is already configured within ${scope} settings.\n`);
+        context.io.stdout(`MCP server "${name}" updated in ${scope} settings.\n`);
+      } else {
+        context.io.stdout(`MCP server "${name}" added to ${scope} settings. (${transport})\n`);
+      }
+    });
+}

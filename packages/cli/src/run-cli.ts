@@ -1,0 +1,74 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, DEFAULT_APP_DIR } from '@toolhost/config';
+import { CliError } from './cli-error.js';
+import { resolveCliIo, settingsLocation, type CliIo } from './cli-io.js';
+import type { CommandContext } from './commands/command-context.js';
+import { registerMcpAdd } from './commands/mcp-add.js';
+import { registerMcpEnable } from './commands/mcp-enable.js';
+import { registerMcpList } from './commands/mcp-list.js';
+import { registerMcpRemove } from './commands/mcp-remove.js';
+import { formatProblem } from './format-problem.js';
+
+/**
+ * Runs the `toolhost` command line and resolves to its exit code: 0 on success, 1 on failure
+ * with a one-line `Error [CODE]: message` on stderr. Never calls `process.exit`.
+ *
+ * @param argv - The arguments after the program name, e.g. `['mcp', 'list']`.
+ * @param io - Output, folders and environment; defaults come from `process`.
+ * @example process.exitCode = await runCli(process.argv.slice(2));
+ */
+export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
+  const resolved = resolveCliIo(io);
+  let exitCode = 0;
+  const program = new Command('toolhost')
+    .description('Manage the MCP servers of toolhost-based programs')
+    .option('--app-dir <dir>', 'settings folder name under the home and project folders (e.g. .gemini)', DEFAULT_APP_DIR)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => resolved.stdout(text),
+      writeErr: (text) => resolved.stderr(text),
+      outputError: () => undefined,
+    });
+  // Everything after `--` goes to the server untouched, so it is kept away from the option parser.
+  const mcpIndex = argv.indexOf('mcp');
+  const separator = argv[mcpIndex + 1] === 'add' && mcpIndex >= 0 ? argv.indexOf('--') : -1;
+  const parsed = separator < 0 ? [...argv] : argv.slice(0, separator);
+  const context: CommandContext = {
+    io: resolved,
+    serverArgsAfterSeparator: separator < 0 ? [] : argv.slice(separator + 1),
+    location: () => settingsLocation(resolved, program.opts<{ appDir: string }>().appDir),
+  };
+  const mcp = program.command('mcp').description('Manage MCP servers (add, list, remove, enable, disable)');
+  registerMcpAdd(mcp, context);
+  registerMcpList(mcp, context, (code) => {
+    exitCode = code;
+  });
+  registerMcpRemove(mcp, context);
+  registerMcpEnable(mcp, context);
+
+  try {
+    await program.parseAsync(parsed, { from: 'user' });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version') return 0;
+      if (error.code === 'commander.help' || error.code === 'commander.executeSubCommandAsync') return error.exitCode;
+      resolved.stderr(`${formatProblem('Error', 'USAGE', error.message.replace(/^error: /, ''))}\n`);
+      return 1;
+    }
+    resolved.stderr(`${describeFailure(error)}\n`);
+    return 1;
+  }
+}
+
+function describeFailure(error: unknown): string {
+  if (ConfigError.isInstance(error)) {
+    if (error.code === 'PROJECT_SCOPE_IN_HOME') return formatProblem('Error', error.code, 'Please use --scope user to edit settings in the home directory.');
+    if (error.code === 'SERVER_NOT_FOUND' && error.filePath === undefined) {
+      return formatProblem('Error', error.code, `Server '${error.serverName ?? ''}' not found. Use 'toolhost mcp list' to see available servers.`);
+    }
+    return formatProblem('Error', error.code, error.message);
+  }
+  if (CliError.isInstance(error)) return formatProblem('Error', error.code, error.message);
+  return formatProblem('Error', 'INTERNAL', error instanceof Error ? error.message : String(error));
+}

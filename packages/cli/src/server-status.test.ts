@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { loadSettings } from '@toolhost/config';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { collectServerStatuses, formatServerLine } from './server-status.js';
+
+describe('collectServerStatuses and formatServerLine', () => {
+  it('connects only enabled servers through the check and formats the seeds\' lines', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'toolhost-status-'));
+    try {
+      await mkdir(join(home, '.toolhost'));
+      await writeFile(join(home, '.toolhost', 'settings.json'), JSON.stringify({
+        mcpServers: { up: { command: 'node', args: ['s.js'] }, down: { url: 'http://127.0.0.1:1/sse', type: 'sse' }, off: { command: 'x' } },
+        mcp: { excluded: ['off'] },
+      }));
+      const settings = await loadSettings({ homeDir: home, env: {} });
+      const checked: string[] = [];
+      const statuses = await collectServerStatuses(settings, async (server) => {
+        checked.push(server.name);
+        if (server.name === 'down') throw new Error('refused');
+        return 'connected';
+      });
+      expect(checked.sort()).toEqual(['down', 'up']);
+      expect(statuses.map(({ server, status }) => formatServerLine(server, status))).toEqual([
+        '✓ up: node s.js (stdio) - Connected [user]',
+        '✗ down: http://127.0.0.1:1/sse (sse) - Disconnected [user]',
+        '⛔ off: x (stdio) - Blocked (in mcp.excluded) [user]',
+      ]);
+      expect((await collectServerStatuses(settings)).map(({ status }) => status)).toEqual(['enabled', 'enabled', 'blocked']);
+    } finally {
+      await rm(home, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,34 @@
+/** Stable codes of {@link ConfigWarning}. */
+export const ConfigWarningCode = {
+  /** A field that toolhost does not know; it is kept but has no effect. */
+  UNKNOWN_FIELD: 'UNKNOWN_FIELD',
+  /** A `__proto__`, `constructor` or `prototype` key, which is always ignored. */
+  IGNORED_KEY: 'IGNORED_KEY',
+  /** The same key appears twice in one object; the last one wins. */
+  DUPLICATE_KEY: 'DUPLICATE_KEY',
+  /** A `$VAR` with no value and no default; it was replaced by an empty string. */
+  UNSET_ENV_VAR: 'UNSET_ENV_VAR',
+  /** More than one of `command`, `url`, `httpUrl` is set; the message says which one is used. */
+  CONFLICTING_TRANSPORT: 'CONFLICTING_TRANSPORT',
+  /** A Gemini CLI v1 key (`allowMCPServers`, `excludeMCPServers`) was read in place of its `mcp.*` name. */
+  DEPRECATED_KEY: 'DEPRECATED_KEY',
+  /** Two servers have names that differ only in letter case, so allow/exclude lists cannot tell them apart. */
+  SERVER_NAME_CASE_COLLISION: 'SERVER_NAME_CASE_COLLISION',
+} as const;
+
+/** One of the values of {@link ConfigWarningCode}. */
+export type ConfigWarningCode = (typeof ConfigWarningCode)[keyof typeof ConfigWarningCode];
+
+/** Something in a settings file that is probably a mistake but does not stop anything from loading. */
+export interface ConfigWarning {
+  /** Stable code of the warning. */
+  readonly code: ConfigWarningCode;
+  /** What was found and what to do about it. */
+  readonly message: string;
+  /** Settings file it was found in. */
+  readonly filePath: string;
+  /** Location inside the file, e.g. `mcpServers.github.comand`. */
+  readonly jsonPath: string;
+  /** Server it belongs to, if any. */
+  readonly serverName?: string;
+}

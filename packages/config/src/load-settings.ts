@@ -1,0 +1,176 @@
+import type { ConfigError } from './config-error.js';
+import type { ConfigWarning } from './config-warning.js';
+import type { EnvironmentVariables } from './expand-env-vars.js';
+import { getServerTransport, type ServerTransportInfo } from './get-server-transport.js';
+import { parseSettingsText } from './parse-settings-text.js';
+import { readServerEnablement } from './read-server-enablement.js';
+import { readTextFile } from './read-text-file.js';
+import { createServerAccessPolicy, normalizeServerName, type ServerAccessPolicy, type ServerBlockReason } from './server-access-policy.js';
+import type { McpServerConfig } from './server-config-schema.js';
+import { getEnablementFilePath, getSettingsFilePath, SETTINGS_SCOPES, type SettingsLocation, type SettingsScope } from './settings-paths.js';
+
+/** Options of {@link loadSettings}: where the files are and which variables to expand. */
+export interface LoadSettingsOptions extends SettingsLocation {
+  /** Variables for `$VAR` expansion. @default process.env */
+  readonly env?: EnvironmentVariables;
+}
+
+/** A server after merging every scope. */
+export interface LoadedServer {
+  /** The key under `mcpServers`. */
+  readonly name: string;
+  /** The checked entry with environment variables expanded. */
+  readonly config: McpServerConfig;
+  /** Scope whose entry won. */
+  readonly scope: SettingsScope;
+  /** File the entry comes from. */
+  readonly filePath: string;
+  /** Transport and target of the entry. */
+  readonly transport: ServerTransportInfo;
+  /** Why the server may not be used, or `undefined`. */
+  readonly blockReason: ServerBlockReason | undefined;
+  /** False when the user disabled it (enablement file). */
+  readonly enabled: boolean;
+}
+
+/** A settings file that was looked at. */
+export interface SettingsFileStatus {
+  /** Scope of the file. */
+  readonly scope: SettingsScope;
+  /** Path of the file. */
+  readonly filePath: string;
+  /** False when the file does not exist (which is not an error). */
+  readonly exists: boolean;
+}
+
+/** The merged MCP settings of every scope. */
+export interface LoadedSettings extends ServerAccessPolicy {
+  /**
+   * Every server that loaded, blocked and disabled ones included, in priority order: the order
+   * in which names first appear reading the user file, then the project file, then the system
+   * file, each top to bottom. A higher scope replaces an entry without moving it.
+   */
+  readonly servers: readonly LoadedServer[];
+  /** The files that were looked at, lowest precedence first. */
+  readonly files: readonly SettingsFileStatus[];
+  /** The persisted enable/disable file. */
+  readonly enablementFilePath: string;
+  /** Problems that stopped a file, an entry or a list from loading. */
+  readonly errors: readonly ConfigError[];
+  /** Problems that did not stop anything. */
+  readonly warnings: readonly ConfigWarning[];
+  /** The server with exactly this name, else the one whose normalized name matches. */
+  getServer(name: string): LoadedServer | undefined;
+  /** False when the user disabled the server (names compared with `normalizeServerName`). */
+  isServerEnabled(name: string): boolean;
+}
+
+interface MergedEntry {
+  config: McpServerConfig | undefined;
+  scope: SettingsScope;
+  filePath: string;
+}
+
+/**
+ * Reads the system, user (`~/<appDir>/settings.json`) and project (`<project>/<appDir>/settings.json`)
+ * settings and merges their `mcpServers`: an entry of a higher scope (user < project < system)
+ * replaces the whole entry of a lower one. Never throws for bad files: see `errors`.
+ *
+ * @example
+ * const settings = await loadSettings({ projectDir: process.cwd() });
+ * for (const server of settings.servers) if (!server.blockReason && server.enabled) connect(server);
+ */
+export async function loadSettings(options: LoadSettingsOptions = {}): Promise<LoadedSettings> {
+  const env = options.env ?? process.env;
+  const errors: ConfigError[] = [];
+  const warnings: ConfigWarning[] = [];
+  const files: SettingsFileStatus[] = [];
+  const merged = new Map<string, MergedEntry>();
+  const allowedLists: (readonly string[])[] = [];
+  const excluded = new Map<string, string>();
+  let invalidList = false;
+
+  for (const scope of SETTINGS_SCOPES) {
+    const filePath = getSettingsFilePath(scope, options);
+    if (filePath === undefined || files.some((file) => file.filePath === filePath)) continue;
+    let text: string | undefined;
+    try {
+      text = await readTextFile(filePath);
+    } catch (error) {
+      files.push({ scope, filePath, exists: true });
+      errors.push(error as ConfigError);
+      continue;
+    }
+    files.push({ scope, filePath, exists: text !== undefined });
+    if (text === undefined) continue;
+    const parsed = parseSettingsText({ text, filePath, scope, env });
+    errors.push(...parsed.errors);
+    warnings.push(...parsed.warnings);
+    for (const server of parsed.servers) merged.set(server.name, { config: server.config, scope, filePath });
+    if (parsed.allowed !== undefined) allowedLists.push(parsed.allowed);
+    for (const name of parsed.excluded ?? []) if (!excluded.has(normalizeServerName(name))) excluded.set(normalizeServerName(name), name);
+    invalidList ||= parsed.invalidList;
+  }
+
+  const policy = createServerAccessPolicy({
+    allowed: intersect(allowedLists),
+    excluded: [...excluded.values()],
+    invalidListMessage: invalidList ? 'Every MCP server is blocked because mcp.allowed or mcp.excluded is malformed in a settings file; fix the list (see the errors).' : undefined,
+  });
+  const enablementFilePath = getEnablementFilePath(options);
+  const enablement = await readServerEnablement(enablementFilePath);
+  errors.push(...enablement.errors);
+  warnings.push(...enablement.warnings);
+  const isServerEnabled = (name: string): boolean => !enablement.disabled.has(normalizeServerName(name));
+
+  const servers: LoadedServer[] = [];
+  for (const [name, entry] of merged) {
+    if (entry.config === undefined) continue;
+    const transport = getServerTransport(entry.config);
+    if (transport === undefined) continue;
+    servers.push({ name, config: entry.config, scope: entry.scope, filePath: entry.filePath, transport, blockReason: policy.getServerBlockReason(name), enabled: isServerEnabled(name) });
+  }
+  warnings.push(...caseCollisions(merged));
+
+  return {
+    ...policy,
+    servers,
+    files,
+    enablementFilePath,
+    errors,
+    warnings,
+    isServerEnabled,
+    getServer: (name) => servers.find((server) => server.name === name) ?? servers.find((server) => normalizeServerName(server.name) === normalizeServerName(name)),
+  };
+}
+
+function intersect(lists: readonly (readonly string[])[]): string[] | undefined {
+  const [first, ...rest] = lists;
+  if (first === undefined) return undefined;
+  const others = rest.map((list) => new Set(list.map(normalizeServerName)));
+  const seen = new Set<string>();
+  return first.filter((name) => {
+    const key = normalizeServerName(name);
+    if (seen.has(key) || !others.every((set) => set.has(key))) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+function caseCollisions(merged: Map<string, MergedEntry>): ConfigWarning[] {
+  const groups = new Map<string, string[]>();
+  for (const name of merged.keys()) groups.set(normalizeServerName(name), [...(groups.get(normalizeServerName(name)) ?? []), name]);
+  const warnings: ConfigWarning[] = [];
+  for (const names of groups.values()) {
+    if (names.length < 2) continue;
+    const last = merged.get(names[names.length - 1] as string) as MergedEntry;
+    warnings.push({
+      code: 'SERVER_NAME_CASE_COLLISION',
+      filePath: last.filePath,
+      jsonPath: 'mcpServers',
+      serverName: names[0] as string,
+      message: `The servers ${names.map((name) => `"${name}"`).join(', ')} differ only in letter case; mcp.allowed, mcp.excluded and enable/disable treat them as one name. Rename one of them.`,
+    });
+  }
+  return warnings;
+}

@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest';
+import { parseSettingsText } from './parse-settings-text.js';
+
+const parse = (text: string, env: Record<string, string> = {}) => parseSettingsText({ text, filePath: '/p/settings.json', scope: 'project', env });
+
+describe('parseSettingsText', () => {
+  it('reads every field of the seeds and expands variables only in env, headers, args, url, httpUrl, cwd', () => {
+    const result = parse(`{
+      "mcpServers": {
+        "s": {
+          "command": "$CMD", "args": ["--token", "$T"], "env": { "K": "\${T}" }, "cwd": "$D/x",
+          "timeout": 1000, "trust": true, "includeTools": ["a"], "excludeTools": ["b"], "description": "$T",
+          "type": "stdio", "authProviderType": "google_credentials", "targetAudience": "aud", "targetServiceAccount": "sa@p.iam.gserviceaccount.com",
+          "oauth": { "enabled": true, "clientId": "c", "clientSecret": "s", "authorizationUrl": "https://a", "tokenUrl": "https://t",
+                     "scopes": ["x"], "redirectUri": "http://localhost:7777/oauth/callback", "tokenParamName": "tok", "audiences": ["y"] }
+        },
+        "h": { "httpUrl": "https://h/\${PATH_PART:-mcp}", "headers": { "Authorization": "Bearer $T" } }
+      }
+    }`, { T: 'tok', D: '/d', CMD: 'node' });
+    expect(result.errors).toEqual([]);
+    expect(result.warnings).toEqual([]);
+    const [s, h] = result.servers;
+    expect(s?.config).toMatchObject({ command: '$CMD', args: ['--token', 'tok'], env: { K: 'tok' }, cwd: '/d/x', description: '$T', oauth: { tokenParamName: 'tok' } });
+    expect(h?.config).toMatchObject({ httpUrl: 'https://h/mcp', headers: { Authorization: 'Bearer tok' } });
+  });
+
+  it('keeps file order and names unknown fields in warnings', () => {
+    const result = parse('{"mcpServers": {"z": {"command": "a", "comand": "typo"}, "a": {"url": "http://x", "oauth": {"clientld": "x"}}}}');
+    expect(result.servers.map((server) => server.name)).toEqual(['z', 'a']);
+    expect(result.warnings.map((warning) => [warning.code, warning.jsonPath])).toEqual([
+      ['UNKNOWN_FIELD', 'mcpServers.z.comand'],
+      ['UNKNOWN_FIELD', 'mcpServers.a.oauth.clientld'],
+    ]);
+    expect(result.warnings[0]?.message).toContain('"comand"');
+  });
+
+  it('reports a malformed file with line and column and reads nothing from it', () => {
+    const result = parse('{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}');
+    expect(result.servers).toEqual([]);
+    expect(result.errors).toHaveLength(1);
+    expect(result.errors[0]).toMatchObject({ code: 'FILE_MALFORMED', filePath: '/p/settings.json', line: 4, column: 5 });
+    expect(result.errors[0]?.message).toContain('/p/settings.json:4:5');
+  });
+
+  it('reports a wrong type with its JSON path and still loads the other entries', () => {
+    const text = '{"mcpServers": {"bad": {"command": "x", "args": "--flag"}, "good": {"command": "y"}, "worse": {"command": 5, "timeout": -1}}}';
+    const result = parse(text);
+    expect(result.servers.map((server) => [server.name, server.config !== undefined])).toEqual([['bad', false], ['good', true], ['worse', false]]);
+    expect(result.errors.map((error) => [error.code, error.jsonPath, error.serverName])).toEqual([
+      ['INVALID_TYPE', 'mcpServers.bad.args', 'bad'],
+      ['INVALID_TYPE', 'mcpServers.worse.command', 'worse'],
+      ['INVALID_VALUE', 'mcpServers.worse.timeout', 'worse'],
+    ]);
+    expect(result.errors[0]).toMatchObject({ line: 1, column: text.indexOf('"--flag"') + 1 });
+    expect(result.errors[0]?.message).toContain('was not loaded');
+  });
+
+  it('reports an entry that is not an object, and an mcpServers that is not an object', () => {
+    expect(parse('{"mcpServers": {"a": "npx"}}').errors[0]).toMatchObject({ code: 'INVALID_TYPE', jsonPath: 'mcpServers.a' });
+    const list = parse('{"mcpServers": [{"command": "x"}]}');
+    expect(list.servers).toEqual([]);
+    expect(list.errors[0]).toMatchObject({ code: 'INVALID_TYPE', jsonPath: 'mcpServers' });
+    expect(parse('[1]').errors[0]).toMatchObject({ code: 'INVALID_TYPE', jsonPath: '' });
+  });
+
+  it('reports an entry with none of command, url and httpUrl', () => {
+    const result = parse('{"mcpServers": {"empty": {"args": ["x"]}, "blank": {"command": ""}, "ok": {"url": "http://x"}}}');
+    expect(result.errors.map((error) => [error.code, error.jsonPath])).toEqual([
+      ['MISSING_TRANSPORT', 'mcpServers.empty'],
+      ['MISSING_TRANSPORT', 'mcpServers.blank'],
+    ]);
+    expect(result.servers.find((server) => server.name === 'ok')?.config).toEqual({ url: 'http://x' });
+  });
+
+  it('ignores __proto__, constructor and prototype keys at every depth', () => {
+    const result = parse('{"mcpServers": {"__proto__": {"command": "evil"}, "constructor": {"command": "x"}, "a": {"command": "x", "env": {"__proto__": {"polluted": "yes"}, "prototype": "p"}}}}');
+    expect(result.servers.map((server) => server.name)).toEqual(['a']);
+    expect(result.servers[0]?.config?.env).toEqual({});
+    expect(Object.getPrototypeOf(result.servers[0]?.config?.env)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+    expect(result.warnings.filter((warning) => warning.code === 'IGNORED_KEY')).toHaveLength(4);
+  });
+
+  it('warns about an unset variable and about conflicting transports', () => {
+    const result = parse('{"mcpServers": {"a": {"url": "http://x/$NOPE", "httpUrl": "http://y", "command": "c"}}}');
+    expect(result.servers[0]?.config?.url).toBe('http://x/');
+    expect(result.warnings.map((warning) => [warning.code, warning.jsonPath])).toEqual([
+      ['CONFLICTING_TRANSPORT', 'mcpServers.a'],
+      ['UNSET_ENV_VAR', 'mcpServers.a.url'],
+    ]);
+  });
+
+  it('reads mcp.allowed and mcp.excluded, the Gemini v1 names, and fails closed on a malformed list', () => {
+    expect(parse('{"mcp": {"allowed": ["a"], "excluded": []}}')).toMatchObject({ allowed: ['a'], excluded: [], invalidList: false });
+    const legacy = parse('{"allowMCPServers": ["a"], "excludeMCPServers": ["b"]}');
+    expect(legacy).toMatchObject({ allowed: ['a'], excluded: ['b'] });
+    expect(legacy.warnings.map((warning) => warning.code)).toEqual(['DEPRECATED_KEY', 'DEPRECATED_KEY']);
+    const bad = parse('{"mcp": {"excluded": "github"}}');
+    expect(bad.invalidList).toBe(true);
+    expect(bad.errors[0]).toMatchObject({ code: 'INVALID_TYPE', jsonPath: 'mcp.excluded' });
+  });
+
+  it('accepts comments, trailing commas and an empty file', () => {
+    expect(parse('// nothing yet\n').errors).toEqual([]);
+    expect(parse('{ /* c */ "mcpServers": { "a": { "command": "x", }, }, }').servers).toHaveLength(1);
+  });
+});

@@ -1,0 +1,79 @@
+import { assignToolNames } from '@toolhost/schema-sanitizer';
+import type { ServerOfferings } from './discover-server.js';
+import type {
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  RegisteredTool,
+} from './manager-types.js';
+
+/** What one connected server offers, in settings order. */
+export interface ConnectedOfferings {
+  /** Server name. */
+  serverName: string;
+  /** Its offerings. */
+  offerings: ServerOfferings;
+}
+
+/** The full content of every registry. */
+export interface RegistryEntries {
+  /** Tools with their registered names. */
+  tools: RegisteredTool[];
+  /** Prompts with their registered names. */
+  prompts: RegisteredPrompt[];
+  /** Resources. */
+  resources: RegisteredResource[];
+  /** Resource templates. */
+  resourceTemplates: RegisteredResourceTemplate[];
+}
+
+/**
+ * Build the content of every registry from the connected servers, in settings order, so the
+ * names never depend on which server answered first. Names come from `assignToolNames`
+ * (first server keeps the bare name, later ones `server__name`, then a stable hash).
+ */
+export function buildRegistryEntries(
+  servers: readonly ConnectedOfferings[],
+  options: { reservedNames?: Iterable<string> | undefined } = {},
+): RegistryEntries {
+  const entries: RegistryEntries = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+  const tools = servers.flatMap(({ serverName, offerings }) =>
+    uniqueByName(offerings.tools).map((tool) => ({ serverName, tool })),
+  );
+  const toolNames = assignToolNames(
+    tools.map(({ serverName, tool }) => ({ serverName, toolName: tool.name })),
+    { reservedNames: options.reservedNames ?? [] },
+  ).names;
+  tools.forEach(({ serverName, tool }, index) => {
+    const registeredName = toolNames[index]?.registeredName ?? tool.name;
+    entries.tools.push({ registeredName, serverName, originalName: tool.name, tool });
+  });
+  const prompts = servers.flatMap(({ serverName, offerings }) =>
+    uniqueByName(offerings.prompts).map((prompt) => ({ serverName, prompt })),
+  );
+  const promptNames = assignToolNames(prompts.map(({ serverName, prompt }) => ({ serverName, toolName: prompt.name }))).names;
+  prompts.forEach(({ serverName, prompt }, index) => {
+    const registeredName = promptNames[index]?.registeredName ?? prompt.name;
+    entries.prompts.push({ registeredName, serverName, originalName: prompt.name, prompt });
+  });
+  for (const { serverName, offerings } of servers) {
+    for (const resource of offerings.resources) {
+      entries.resources.push({ serverName, uri: resource.uri, resource });
+    }
+    for (const resourceTemplate of offerings.resourceTemplates) {
+      entries.resourceTemplates.push({ serverName, uriTemplate: resourceTemplate.uriTemplate, resourceTemplate });
+    }
+  }
+  return entries;
+}
+
+/** A server listing the same name twice can only be called once: the first definition wins. */
+function uniqueByName<T extends { name: string }>(items: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return items.filter((item) => !seen.has(item.name) && seen.add(item.name));
+}
+
+/** Registry key of a resource. */
+export function resourceKey(serverName: string, uri: string): string {
+  return `${serverName}\u0000${uri}`;
+}

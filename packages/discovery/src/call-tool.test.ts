@@ -1,0 +1,52 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DiscoveryErrorCode } from './discovery-error.js';
+import { McpServerManager } from './mcp-server-manager.js';
+import { firstText, stdioFixture } from './test-support.js';
+
+let manager: McpServerManager;
+beforeAll(async () => {
+  manager = new McpServerManager({ servers: [{ name: 'slow', config: stdioFixture('slow', { progressIntervalMs: 50 }) }] });
+  await manager.discoverAll();
+  return () => manager.close();
+});
+
+async function stats(): Promise<{ started: number; completed: number; cancelled: number }> {
+  return JSON.parse(firstText(await manager.callTool('slow-stats', {}))) as {
+    started: number;
+    completed: number;
+    cancelled: number;
+  };
+}
+
+describe('callTool', () => {
+
+  it('passes the abort signal to the SDK so the server receives notifications/cancelled', async () => {
+    const before = await stats();
+    const controller = new AbortController();
+    const call = manager.callTool('slow', { delayMs: 5000 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(new Error('user pressed escape')), 200);
+    await expect(call).rejects.toMatchObject({ code: DiscoveryErrorCode.REQUEST_CANCELLED, serverName: 'slow' });
+    await expect.poll(async () => (await stats()).cancelled, { timeout: 5000 }).toBe(before.cancelled + 1);
+  });
+
+  it('reports progress, and progress resets the timeout up to maxTotalTimeout', async () => {
+    const progress: number[] = [];
+    const result = await manager.callTool(
+      'slow',
+      { delayMs: 600 },
+      { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 10_000, onprogress: (p) => progress.push(p.progress) },
+    );
+    expect(firstText(result)).toBeTruthy();
+    expect(progress.length).toBeGreaterThan(2);
+
+    await expect(
+      manager.callTool('slow', { delayMs: 3000 }, { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 600 }),
+    ).rejects.toMatchObject({ code: DiscoveryErrorCode.REQUEST_TIMEOUT, serverName: 'slow' });
+  });
+
+  it('times out without progress reset', async () => {
+    await expect(manager.callTool('slow', { delayMs: 3000 }, { timeout: 250 })).rejects.toMatchObject({
+      code: DiscoveryErrorCode.REQUEST_TIMEOUT,
+    });
+  });
+});

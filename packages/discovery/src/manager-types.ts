@@ -1,0 +1,178 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type {
+  Implementation,
+  Prompt,
+  Resource,
+  ResourceTemplate,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '@toolhost/config';
+import type { TransportOptions } from './connect-client.js';
+import type { DiscoveryError } from './discovery-error.js';
+import type { ReconnectOptions } from './reconnect-delay.js';
+import type { RegistryDiff } from './registry.js';
+import type { DiscoveryState, McpServerStatus } from './server-status.js';
+
+/** One configured server, as given to {@link McpServerManagerOptions.servers}. */
+export interface ServerDefinition {
+  /** Server name (the key of `mcpServers`). */
+  name: string;
+  /** The server entry. */
+  config: McpServerConfig;
+  /** When set, the server is not started and its status is `BLOCKED`; says why. */
+  blockedReason?: string | undefined;
+  /** When true, the server is not started and its status is `DISABLED`. */
+  disabled?: boolean | undefined;
+}
+
+/** Why a server is disconnected (or the last error it had). */
+export interface ServerErrorInfo {
+  /** What happened and what the user can do. */
+  message: string;
+  /** The {@link DiscoveryError} code. */
+  code: string;
+  /** The `code` of the underlying error (a transport or OAuth error), when it has one. */
+  causeCode?: string | undefined;
+}
+
+/** A point-in-time view of one server. */
+export interface ServerSnapshot {
+  /** Server name. */
+  name: string;
+  /** Server entry. */
+  config: McpServerConfig;
+  /** Current status. */
+  status: McpServerStatus;
+  /** Why the server is disconnected, blocked or disabled, or the last error it had. */
+  lastError: ServerErrorInfo | undefined;
+  /** Tools offered (after `includeTools` / `excludeTools`), with their original names. */
+  tools: Tool[];
+  /** Prompts offered. */
+  prompts: Prompt[];
+  /** Resources offered. */
+  resources: Resource[];
+  /** Resource templates offered. */
+  resourceTemplates: ResourceTemplate[];
+  /** The server's `instructions` from `initialize`. */
+  instructions: string | undefined;
+  /** Name and version the server reported. */
+  serverInfo: Implementation | undefined;
+  /** Capabilities the server declared. */
+  capabilities: ServerCapabilities | undefined;
+  /** The transport in use (or last used). */
+  transportType: 'stdio' | 'sse' | 'http' | undefined;
+  /** Last lines the server wrote to stderr (stdio servers). */
+  stderrTail: string[];
+}
+
+/** A tool in the registry. */
+export interface RegisteredTool {
+  /** The unique, model-acceptable name it is registered under. */
+  registeredName: string;
+  /** Server that offers it. */
+  serverName: string;
+  /** Its name on the server, used for `tools/call`. */
+  originalName: string;
+  /** The tool definition as the server listed it. */
+  tool: Tool;
+}
+
+/** A prompt in the registry (prompt names are assigned like tool names). */
+export interface RegisteredPrompt {
+  /** The unique name it is registered under. */
+  registeredName: string;
+  /** Server that offers it. */
+  serverName: string;
+  /** Its name on the server, used for `prompts/get`. */
+  originalName: string;
+  /** The prompt definition as the server listed it. */
+  prompt: Prompt;
+}
+
+/** A resource in the registry; keyed by server and URI. */
+export interface RegisteredResource {
+  /** Server that offers it. */
+  serverName: string;
+  /** The resource URI. */
+  uri: string;
+  /** The resource as the server listed it. */
+  resource: Resource;
+}
+
+/** A resource template in the registry; keyed by server and URI template. */
+export interface RegisteredResourceTemplate {
+  /** Server that offers it. */
+  serverName: string;
+  /** The URI template. */
+  uriTemplate: string;
+  /** The template as the server listed it. */
+  resourceTemplate: ResourceTemplate;
+}
+
+/** Events of {@link McpServerManager}, by name. */
+export interface McpServerManagerEvents {
+  /** A server's status changed. */
+  'server-status-change': {
+    /** Server name. */
+    serverName: string;
+    /** New status. */
+    status: McpServerStatus;
+    /** Previous status. */
+    previousStatus: McpServerStatus;
+    /** The reason, for `DISCONNECTED`, `BLOCKED` and `DISABLED`. */
+    error: ServerErrorInfo | undefined;
+  };
+  /** The overall discovery state changed. */
+  'discovery-state-change': {
+    /** New state. */
+    state: DiscoveryState;
+    /** Previous state. */
+    previousState: DiscoveryState;
+  };
+  /** The tool registry changed in one step. */
+  'tools-change': RegistryDiff<RegisteredTool>;
+  /** The prompt registry changed in one step. */
+  'prompts-change': RegistryDiff<RegisteredPrompt>;
+  /** The resource registry changed in one step (resources and, in `templates`, resource templates). */
+  'resources-change': RegistryDiff<RegisteredResource> & {
+    /** What changed among resource templates. */
+    templates: RegistryDiff<RegisteredResourceTemplate>;
+  };
+  /** A connected server had an error that did not change its status (a failed refresh), or reconnecting gave up. */
+  'server-error': {
+    /** Server name. */
+    serverName: string;
+    /** The error. */
+    error: DiscoveryError;
+  };
+}
+
+/** Options of {@link McpServerManager}. */
+export interface McpServerManagerOptions {
+  /** Configured servers; their order is the naming priority (first keeps bare names). */
+  servers: readonly ServerDefinition[];
+  /** Name and version sent in `initialize` by the default client. @default { name: 'toolhost', version: '0.1.0' } */
+  clientInfo?: Implementation;
+  /**
+   * Make the client for a server; called for every connection attempt (a client connects once).
+   * The host uses it to declare its capabilities and request handlers (sampling, elicitation,
+   * roots). @default a `Client` with `clientInfo` and no capabilities
+   */
+  createClient?: (serverName: string) => Client;
+  /** Options for the transport layer (fetch, authProvider, env...) of a server. */
+  transportOptions?: (serverName: string) => TransportOptions | undefined;
+  /** Reconnect policy for servers that go away after connecting. */
+  reconnect?: ReconnectOptions;
+  /** Names the host already uses (built-in tools); MCP tools are never registered under them. */
+  reservedToolNames?: Iterable<string>;
+  /** Page limit of each list request. @default 100 */
+  maxPages?: number;
+  /** Trailing delay that merges a burst of `list_changed` notifications into one refresh. @default 50 */
+  listChangedDebounceMs?: number;
+  /**
+   * After a `list_changed` refresh that found no difference, list once more after this delay
+   * (some servers notify before they are ready); 0 disables. @default 500
+   */
+  listChangedRecheckMs?: number;
+}

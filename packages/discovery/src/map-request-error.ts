@@ -1,0 +1,58 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+
+/** What a failed request was about. */
+export interface RequestSubject {
+  /** Server the request went to. */
+  serverName: string;
+  /** Human description, e.g. `tool 'echo'` or `resource 'file:///a'`. */
+  description: string;
+  /** Original tool or prompt name, when there is one. */
+  toolName?: string | undefined;
+  /** The caller's abort signal. */
+  signal?: AbortSignal | undefined;
+  /** The error to use when the connection went away, if known. */
+  lostError?: DiscoveryError | undefined;
+}
+
+/** Turn whatever a request to a server threw into a {@link DiscoveryError} naming the server. */
+export function mapRequestError(error: unknown, subject: RequestSubject): DiscoveryError {
+  if (DiscoveryError.isInstance(error)) return error;
+  const { serverName, description, toolName } = subject;
+  const base = { serverName, toolName, cause: error };
+  if (subject.signal?.aborted) {
+    return new DiscoveryError(`The request for ${description} of MCP server '${serverName}' was cancelled.`, {
+      ...base,
+      code: DiscoveryErrorCode.REQUEST_CANCELLED,
+    });
+  }
+  if (error instanceof McpError) {
+    const mcpCode = error.code;
+    if (mcpCode === ErrorCode.ConnectionClosed) {
+      return (
+        subject.lostError ??
+        new DiscoveryError(`MCP server '${serverName}' closed the connection during the request for ${description}.`, {
+          ...base,
+          mcpCode,
+          code: DiscoveryErrorCode.CONNECTION_CLOSED,
+        })
+      );
+    }
+    if (mcpCode === ErrorCode.RequestTimeout) {
+      return new DiscoveryError(
+        `MCP server '${serverName}' did not answer the request for ${description} in time; raise the entry's timeout if it needs longer.`,
+        { ...base, mcpCode, code: DiscoveryErrorCode.REQUEST_TIMEOUT },
+      );
+    }
+    return new DiscoveryError(`The request for ${description} of MCP server '${serverName}' failed: ${error.message}`, {
+      ...base,
+      mcpCode,
+      code: DiscoveryErrorCode.REQUEST_FAILED,
+    });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new DiscoveryError(`The request for ${description} of MCP server '${serverName}' failed: ${message}`, {
+    ...base,
+    code: DiscoveryErrorCode.REQUEST_FAILED,
+  });
+}

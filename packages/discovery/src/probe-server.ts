@@ -1,0 +1,102 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '@toolhost/config';
+import type { TransportOptions } from './connect-client.js';
+import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import type { ServerErrorInfo } from './manager-types.js';
+import { ServerSession } from './server-session.js';
+import { McpServerStatus } from './server-status.js';
+import { errorInfo } from './server-state.js';
+
+/** Default timeout of {@link probeServer}, in milliseconds. */
+export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
+
+/** Options of {@link probeServer}. */
+export interface ProbeServerOptions {
+  /** Give up after this long. @default 5000 */
+  timeoutMs?: number;
+  /** Name and version sent in `initialize`. @default { name: 'toolhost', version: '0.1.0' } */
+  clientInfo?: Implementation;
+  /** Options for the transport layer (fetch, authProvider, env...). */
+  transportOptions?: TransportOptions;
+}
+
+/** Result of {@link probeServer}. */
+export interface ProbeResult {
+  /** Server name. */
+  name: string;
+  /** `CONNECTED` if the handshake succeeded, else `DISCONNECTED`. */
+  status: typeof McpServerStatus.CONNECTED | typeof McpServerStatus.DISCONNECTED;
+  /** Why it could not connect. */
+  error: ServerErrorInfo | undefined;
+  /** Name and version the server reported. */
+  serverInfo: Implementation | undefined;
+  /** The transport that worked. */
+  transportType: 'stdio' | 'sse' | 'http' | undefined;
+  /** How long the attempt took, in milliseconds. */
+  durationMs: number;
+}
+
+/**
+ * Try a real connection to one server with a short timeout (for `toolhost mcp list`), then
+ * close it. A failing `ping` after the handshake is ignored: some servers do not implement it.
+ */
+export async function probeServer(
+  name: string,
+  config: McpServerConfig,
+  options: ProbeServerOptions = {},
+): Promise<ProbeResult> {
+  const started = Date.now();
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const abort = new AbortController();
+  const timer = setTimeout(() => {
+    abort.abort(
+      new DiscoveryError(`MCP server '${name}' did not answer within ${timeoutMs} ms.`, {
+        code: DiscoveryErrorCode.DISCOVERY_TIMEOUT,
+        serverName: name,
+      }),
+    );
+  }, timeoutMs);
+  let session: ServerSession | undefined;
+  try {
+    session = await ServerSession.open({
+      serverName: name,
+      config,
+      client: new Client(options.clientInfo ?? { name: 'toolhost', version: '0.1.0' }, { capabilities: {} }),
+      timeout: timeoutMs,
+      signal: abort.signal,
+      transportOptions: options.transportOptions,
+      onListChanged: () => undefined,
+      onLost: () => undefined,
+    });
+    await session.client.ping({ timeout: timeoutMs, signal: abort.signal }).catch(() => undefined);
+    return {
+      name,
+      status: McpServerStatus.CONNECTED,
+      error: undefined,
+      serverInfo: session.client.getServerVersion(),
+      transportType: session.transportType,
+      durationMs: Date.now() - started,
+    };
+  } catch (caught) {
+    const reason: unknown = abort.signal.aborted ? abort.signal.reason : caught;
+    const error = DiscoveryError.isInstance(reason)
+      ? reason
+      : new DiscoveryError(`Could not connect to MCP server '${name}': ${String(reason)}`, {
+          code: DiscoveryErrorCode.CONNECT_FAILED,
+          serverName: name,
+          cause: reason,
+        });
+    return {
+      name,
+      status: McpServerStatus.DISCONNECTED,
+      error: errorInfo(error),
+      serverInfo: undefined,
+      transportType: undefined,
+      durationMs: Date.now() - started,
+    };
+  } finally {
+    clearTimeout(timer);
+    await session?.close();
+  }
+}

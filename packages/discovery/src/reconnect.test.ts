@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import type { McpServerManagerOptions } from './manager-types.js';
+import { McpServerManager } from './mcp-server-manager.js';
+import { McpServerStatus } from './server-status.js';
+import { firstText, nextEvent, stdioFixture } from './test-support.js';
+
+const managers: McpServerManager[] = [];
+function createManager(options: McpServerManagerOptions): McpServerManager {
+  const manager = new McpServerManager(options);
+  managers.push(manager);
+  return manager;
+}
+afterEach(async () => {
+  await Promise.all(managers.splice(0).map((manager) => manager.close()));
+});
+
+describe('a server that goes away', () => {
+  it('fails the call in flight at once, naming the server, then reconnects and rediscovers', async () => {
+    const manager = createManager({
+      reconnect: { initialDelayMs: 150, maxDelayMs: 1000, maxAttempts: 3 },
+      servers: [{ name: 'fragile', config: stdioFixture('crash') }],
+    });
+    await manager.discoverAll();
+    const disconnected = nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.DISCONNECTED);
+    const reconnected = nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED);
+
+    const started = Date.now();
+    const error = await manager.callTool('crash', { afterMs: 50 }).catch((caught: unknown) => caught);
+    const elapsed = Date.now() - started;
+
+    expect(DiscoveryError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: DiscoveryErrorCode.CONNECTION_CLOSED, serverName: 'fragile' });
+    expect((error as Error).message).toContain("'fragile'");
+    expect(elapsed).toBeLessThan(3000);
+    const down = await disconnected;
+    expect(down.error?.code).toBe(DiscoveryErrorCode.CONNECTION_CLOSED);
+    expect(manager.tools.size).toBe(0);
+
+    await reconnected;
+    expect(manager.getServer('fragile')?.status).toBe(McpServerStatus.CONNECTED);
+    expect(manager.getServer('fragile')?.lastError).toBeUndefined();
+    expect(firstText(await manager.callTool('echo', { message: 'back' }))).toBe('back');
+  });
+
+  it('reconnect(name) replaces the connection by a new one', async () => {
+    const manager = createManager({ servers: [{ name: 'basic', config: stdioFixture('basic') }] });
+    await manager.discoverAll();
+    const pidOf = async () => (JSON.parse(firstText(await manager.callTool('cwd', {}))) as { pid: number }).pid;
+    const before = await pidOf();
+    const statuses: string[] = [];
+    manager.on('server-status-change', ({ status }) => statuses.push(status));
+
+    const snapshot = await manager.reconnect('basic');
+
+    expect(snapshot.status).toBe(McpServerStatus.CONNECTED);
+    expect(statuses).toEqual([
+      McpServerStatus.DISCONNECTING,
+      McpServerStatus.DISCONNECTED,
+      McpServerStatus.CONNECTING,
+      McpServerStatus.CONNECTED,
+    ]);
+    expect(await pidOf()).not.toBe(before);
+  });
+});

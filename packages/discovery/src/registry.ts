@@ -1,0 +1,77 @@
+/** What changed in a registry after one update. */
+export interface RegistryDiff<E> {
+  /** Entries that were not registered before. */
+  added: E[];
+  /** Entries that are no longer registered (their previous value). */
+  removed: E[];
+  /** Entries registered before and now, whose server, original name or definition changed (new value). */
+  changed: E[];
+}
+
+/** A read-only view of a registry of entries owned by servers. */
+export interface ReadonlyRegistry<E> {
+  /** The entry registered under `key` (a registered name, or `serverName + uri` for resources). */
+  get(key: string): E | undefined;
+  /** Whether something is registered under `key`. */
+  has(key: string): boolean;
+  /** Every entry, servers in settings order, each server's entries in the server's order. */
+  list(): E[];
+  /** The entries of one server. */
+  listByServer(serverName: string): E[];
+  /** Number of entries. */
+  readonly size: number;
+}
+
+/**
+ * A registry whose whole content is replaced in one step, so readers never see a half-updated
+ * state; every replacement reports what changed.
+ */
+export class Registry<E extends { serverName: string }> implements ReadonlyRegistry<E> {
+  #entries = new Map<string, E>();
+  readonly #keyOf: (entry: E) => string;
+
+  /** Create an empty registry; `keyOf` gives each entry's unique key. */
+  constructor(keyOf: (entry: E) => string) {
+    this.#keyOf = keyOf;
+  }
+
+  get(key: string): E | undefined {
+    return this.#entries.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  list(): E[] {
+    return [...this.#entries.values()];
+  }
+
+  listByServer(serverName: string): E[] {
+    return this.list().filter((entry) => entry.serverName === serverName);
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Replace the whole content with `entries` and return what changed. */
+  replace(entries: readonly E[]): RegistryDiff<E> {
+    const next = new Map<string, E>();
+    for (const entry of entries) next.set(this.#keyOf(entry), entry);
+    const diff: RegistryDiff<E> = { added: [], removed: [], changed: [] };
+    for (const [key, entry] of next) {
+      const previous = this.#entries.get(key);
+      if (!previous) diff.added.push(entry);
+      else if (JSON.stringify(previous) !== JSON.stringify(entry)) diff.changed.push(entry);
+    }
+    for (const [key, entry] of this.#entries) if (!next.has(key)) diff.removed.push(entry);
+    this.#entries = next;
+    return diff;
+  }
+}
+
+/** Whether a diff reports any change. */
+export function isEmptyDiff(diff: RegistryDiff<unknown>): boolean {
+  return diff.added.length === 0 && diff.removed.length === 0 && diff.changed.length === 0;
+}

@@ -1,0 +1,251 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { CoalescedRunner } from './coalesced-runner.js';
+import type { TransportOptions } from './connect-client.js';
+import { discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
+import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { reconnectDelay, type ResolvedReconnectOptions } from './reconnect-delay.js';
+import { ServerSession, type ListKind } from './server-session.js';
+import { McpServerStatus } from './server-status.js';
+import { emptyOfferings, type ServerState } from './server-state.js';
+
+/** What the connector needs from the manager. */
+export interface ServerConnectorOptions {
+  /** Makes a fresh client per attempt. */
+  createClient: (serverName: string) => Client;
+  /** Transport-layer options per server. */
+  transportOptions?: ((serverName: string) => TransportOptions | undefined) | undefined;
+  /** Reconnect policy. */
+  reconnect: ResolvedReconnectOptions;
+  /** Page limit of list requests. */
+  maxPages?: number | undefined;
+  /** Debounce of list_changed refreshes. */
+  listChangedDebounceMs: number;
+  /** Re-check delay after a refresh that found no difference. */
+  listChangedRecheckMs: number;
+  /** Whether the manager is closed. */
+  isClosed: () => boolean;
+  /** Change a server's status (and emit the event). */
+  setStatus: (state: ServerState, status: McpServerStatus, error?: DiscoveryError) => void;
+  /** Some server's offerings changed: rebuild the registries. */
+  onOfferingsChange: () => void;
+  /** Report an error that does not change a status. */
+  onServerError: (state: ServerState, error: DiscoveryError) => void;
+}
+
+const LIST_KINDS: Record<ListKind, OfferingKind[]> = {
+  tools: ['tools'],
+  prompts: ['prompts'],
+  resources: ['resources', 'resourceTemplates'],
+};
+
+function hasAnything(offerings: ServerOfferings): boolean {
+  return (
+    offerings.tools.length + offerings.prompts.length + offerings.resources.length + offerings.resourceTemplates.length >
+    0
+  );
+}
+
+/** Connects, discovers, refreshes and reconnects servers for {@link McpServerManager}. */
+export class ServerConnector {
+  readonly #options: ServerConnectorOptions;
+
+  /** Create a connector. */
+  constructor(options: ServerConnectorOptions) {
+    this.#options = options;
+  }
+
+  /** Connect and discover one server under its timeout. Never rejects. */
+  async connect(state: ServerState, { reconnectOnFailure }: { reconnectOnFailure: boolean }): Promise<void> {
+    if (this.#options.isClosed()) return;
+    const generation = ++state.generation;
+    const timeout = state.definition.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+    const abort = new AbortController();
+    state.connectAbort = abort;
+    const timer = setTimeout(() => {
+      abort.abort(
+        new DiscoveryError(
+          `MCP server '${state.name}' did not finish connecting and discovery within ${timeout} ms; ` +
+            "check that it starts, or raise the entry's timeout.",
+          { code: DiscoveryErrorCode.DISCOVERY_TIMEOUT, serverName: state.name },
+        ),
+      );
+    }, timeout);
+    this.#options.setStatus(state, McpServerStatus.CONNECTING);
+    let session: ServerSession | undefined;
+    try {
+      session = await ServerSession.open({
+        serverName: state.name,
+        config: state.definition.config,
+        client: this.#options.createClient(state.name),
+        timeout,
+        signal: abort.signal,
+        transportOptions: this.#options.transportOptions?.(state.name),
+        onListChanged: (kind) => state.refreshers.get(kind)?.trigger(),
+        onLost: (error) => this.#handleLost(state, generation, error),
+      });
+      const offerings = { ...emptyOfferings(), ...(await this.#discover(state, session, abort.signal, timeout)) };
+      if (abort.signal.aborted) throw abort.signal.reason;
+      if (generation !== state.generation || this.#options.isClosed()) {
+        await session.close();
+        return;
+      }
+      const client = session.client;
+      state.transportType = session.transportType;
+      state.instructions = client.getInstructions();
+      state.serverInfo = client.getServerVersion();
+      state.capabilities = client.getServerCapabilities();
+      if (!hasAnything(offerings)) {
+        state.lastStderr = session.stderrTail();
+        await session.close();
+        this.#options.setStatus(
+          state,
+          McpServerStatus.DISCONNECTED,
+          new DiscoveryError(
+            `MCP server '${state.name}' offers no tools, prompts or resources (after includeTools/excludeTools), so it was disconnected.`,
+            { code: DiscoveryErrorCode.NOTHING_OFFERED, serverName: state.name },
+          ),
+        );
+        return;
+      }
+      state.session = session;
+      state.offerings = offerings;
+      state.reconnectAttempts = 0;
+      this.#startRefreshers(state, session, generation);
+      this.#options.setStatus(state, McpServerStatus.CONNECTED);
+      this.#options.onOfferingsChange();
+    } catch (caught) {
+      const error = this.#toDiscoveryError(state, abort.signal.aborted ? abort.signal.reason : caught);
+      if (session) {
+        state.lastStderr = session.stderrTail();
+        await session.close();
+      }
+      if (generation !== state.generation || this.#options.isClosed()) return;
+      this.#options.setStatus(state, McpServerStatus.DISCONNECTED, error);
+      if (reconnectOnFailure) this.#scheduleReconnect(state);
+    } finally {
+      clearTimeout(timer);
+      if (state.connectAbort === abort) state.connectAbort = undefined;
+    }
+  }
+
+  /** Close a server's session and cancel its reconnects and refreshes. */
+  async disconnect(state: ServerState): Promise<void> {
+    state.generation++;
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = undefined;
+    state.connectAbort?.abort(
+      new DiscoveryError(`Connecting to MCP server '${state.name}' was cancelled.`, {
+        code: DiscoveryErrorCode.CONNECT_FAILED,
+        serverName: state.name,
+      }),
+    );
+    this.#stopRefreshers(state);
+    const session = state.session;
+    state.session = undefined;
+    if (!session) return;
+    this.#options.setStatus(state, McpServerStatus.DISCONNECTING);
+    state.lastStderr = session.stderrTail();
+    state.offerings = emptyOfferings();
+    this.#options.onOfferingsChange();
+    await session.close();
+    this.#options.setStatus(state, McpServerStatus.DISCONNECTED);
+  }
+
+  #discover(state: ServerState, session: ServerSession, signal: AbortSignal, timeout: number, kinds?: OfferingKind[]) {
+    return discoverServer({
+      serverName: state.name,
+      client: session.client,
+      filter: state.definition.config,
+      signal,
+      timeout,
+      maxPages: this.#options.maxPages,
+      kinds,
+    });
+  }
+
+  #handleLost(state: ServerState, generation: number, error: DiscoveryError): void {
+    // Lost during discovery: the failing list request reports it through connect().
+    if (generation !== state.generation || state.status !== McpServerStatus.CONNECTED) return;
+    if (this.#options.isClosed()) return;
+    state.generation++;
+    this.#stopRefreshers(state);
+    state.lastStderr = state.session?.stderrTail() ?? state.lastStderr;
+    state.session = undefined;
+    state.offerings = emptyOfferings();
+    this.#options.setStatus(state, McpServerStatus.DISCONNECTED, error);
+    this.#options.onOfferingsChange();
+    this.#scheduleReconnect(state);
+  }
+
+  #scheduleReconnect(state: ServerState): void {
+    const { reconnect } = this.#options;
+    if (this.#options.isClosed() || reconnect.maxAttempts <= 0) return;
+    if (state.reconnectAttempts >= reconnect.maxAttempts) {
+      this.#options.onServerError(
+        state,
+        new DiscoveryError(
+          `Gave up reconnecting to MCP server '${state.name}' after ${state.reconnectAttempts} attempts; ` +
+            'fix the server and reconnect it by hand.',
+          { code: DiscoveryErrorCode.RECONNECT_GAVE_UP, serverName: state.name, cause: state.lastError },
+        ),
+      );
+      return;
+    }
+    state.reconnectAttempts++;
+    const delay = reconnectDelay(state.reconnectAttempts, reconnect);
+    const generation = state.generation;
+    state.reconnectTimer = setTimeout(() => {
+      state.reconnectTimer = undefined;
+      if (generation !== state.generation) return;
+      void this.connect(state, { reconnectOnFailure: true });
+    }, delay);
+  }
+
+  #startRefreshers(state: ServerState, session: ServerSession, generation: number): void {
+    this.#stopRefreshers(state);
+    for (const kind of Object.keys(LIST_KINDS) as ListKind[]) {
+      state.refreshers.set(
+        kind,
+        new CoalescedRunner({
+          debounceMs: this.#options.listChangedDebounceMs,
+          task: () => this.#refresh(state, session, generation, kind),
+          onError: (error) => this.#options.onServerError(state, this.#toDiscoveryError(state, error)),
+        }),
+      );
+    }
+  }
+
+  #stopRefreshers(state: ServerState): void {
+    for (const runner of state.refreshers.values()) runner.stop();
+    state.refreshers.clear();
+  }
+
+  async #refresh(state: ServerState, session: ServerSession, generation: number, kind: ListKind): Promise<void> {
+    const current = () => generation === state.generation && state.status === McpServerStatus.CONNECTED;
+    if (!current()) return;
+    const timeout = state.definition.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+    const signal = AbortSignal.timeout(timeout);
+    const kinds = LIST_KINDS[kind];
+    const same = (fresh: Partial<ServerOfferings>) =>
+      kinds.every((k) => JSON.stringify(fresh[k] ?? []) === JSON.stringify(state.offerings[k]));
+    let fresh = await this.#discover(state, session, signal, timeout, kinds);
+    if (same(fresh) && this.#options.listChangedRecheckMs > 0) {
+      // Some servers notify before their new list is ready.
+      await new Promise((resolve) => setTimeout(resolve, this.#options.listChangedRecheckMs));
+      if (!current()) return;
+      fresh = await this.#discover(state, session, signal, timeout, kinds);
+    }
+    if (!current() || same(fresh)) return;
+    state.offerings = { ...state.offerings, ...fresh };
+    this.#options.onOfferingsChange();
+  }
+
+  #toDiscoveryError(state: ServerState, error: unknown): DiscoveryError {
+    if (DiscoveryError.isInstance(error)) return error;
+    return new DiscoveryError(
+      `MCP server '${state.name}' failed: ${error instanceof Error ? error.message : String(error)}`,
+      { code: DiscoveryErrorCode.CONNECT_FAILED, serverName: state.name, cause: error },
+    );
+  }
+}

@@ -1,0 +1,199 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  ErrorCode,
+  McpError,
+  PromptListChangedNotificationSchema,
+  ResourceListChangedNotificationSchema,
+  ToolListChangedNotificationSchema,
+  type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig } from '@toolhost/config';
+import { connectClient, type OpenedConnection, type TransportOptions } from './connect-client.js';
+import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { mapRequestError } from './map-request-error.js';
+
+/** Which list a `list_changed` notification is about. */
+export type ListKind = 'tools' | 'prompts' | 'resources';
+
+/** Options of {@link ServerSession.open}. */
+export interface OpenSessionOptions {
+  /** Server name. */
+  serverName: string;
+  /** Server entry. */
+  config: McpServerConfig;
+  /** A fresh, unconnected client. */
+  client: Client;
+  /** Timeout of the initialize request. */
+  timeout: number;
+  /** Aborts the attempt. */
+  signal: AbortSignal;
+  /** Options for the transport layer. */
+  transportOptions?: TransportOptions | undefined;
+  /** Called when the server says one of its lists changed (only for declared capabilities). */
+  onListChanged: (kind: ListKind) => void;
+  /** Called once if the connection goes away without {@link ServerSession.close} being called. */
+  onLost: (error: DiscoveryError) => void;
+}
+
+/** Options of one tool call. */
+export type CallOptions = Pick<
+  RequestOptions,
+  'signal' | 'timeout' | 'onprogress' | 'resetTimeoutOnProgress' | 'maxTotalTimeout'
+>;
+
+/** How long a liveness ping after a transport error may take. */
+const LIVENESS_TIMEOUT_MS = 5_000;
+
+/** One live connection to one server: its client, transport and lifecycle. */
+export class ServerSession {
+  /** The connected client. */
+  readonly client: Client;
+  readonly #serverName: string;
+  #connection: OpenedConnection | undefined;
+  #closing = false;
+  #lostError: DiscoveryError | undefined;
+  #lostListeners = new Set<(error: DiscoveryError) => void>();
+  #checkingLiveness = false;
+  #onLost: (error: DiscoveryError) => void = () => undefined;
+  #open = false;
+
+  private constructor(serverName: string, client: Client) {
+    this.#serverName = serverName;
+    this.client = client;
+  }
+
+  /** Connect a client to the server. The promise rejects with a {@link DiscoveryError}. */
+  static async open(options: OpenSessionOptions): Promise<ServerSession> {
+    const session = new ServerSession(options.serverName, options.client);
+    const { client } = options;
+    const listChanged = (kind: ListKind) => async () => {
+      const capabilities = client.getServerCapabilities();
+      if (capabilities?.[kind] && !session.#closing) options.onListChanged(kind);
+    };
+    client.setNotificationHandler(ToolListChangedNotificationSchema, listChanged('tools'));
+    client.setNotificationHandler(PromptListChangedNotificationSchema, listChanged('prompts'));
+    client.setNotificationHandler(ResourceListChangedNotificationSchema, listChanged('resources'));
+    session.#onLost = options.onLost;
+    const previousClose = client.onclose;
+    client.onclose = () => {
+      previousClose?.();
+      session.#markLost('closed the connection');
+    };
+    const previousError = client.onerror;
+    client.onerror = (error) => {
+      previousError?.(error);
+      session.#checkLiveness(error);
+    };
+    try {
+      session.#connection = await connectClient({ ...options });
+      session.#open = true;
+    } catch (error) {
+      session.#closing = true;
+      await client.close().catch(() => undefined);
+      throw new DiscoveryError(
+        `Could not connect to MCP server '${options.serverName}': ${error instanceof Error ? error.message : String(error)}`,
+        { code: DiscoveryErrorCode.CONNECT_FAILED, serverName: options.serverName, cause: error },
+      );
+    }
+    return session;
+  }
+
+  /** Whether the connection went away (or was closed). */
+  get isClosed(): boolean {
+    return this.#closing || this.#lostError !== undefined;
+  }
+
+  /** The transport actually used. */
+  get transportType(): OpenedConnection['transportType'] | undefined {
+    return this.#connection?.transportType;
+  }
+
+  /** Last lines the server wrote to stderr. */
+  stderrTail(): string[] {
+    return this.#connection?.stderrTail() ?? [];
+  }
+
+  /**
+   * Run one request on the client. Rejects at once with `CONNECTION_CLOSED` if the connection
+   * goes away while it is in flight; every failure is a {@link DiscoveryError} naming the server.
+   */
+  async request<T>(
+    subject: { description: string; toolName?: string | undefined; signal?: AbortSignal | undefined },
+    run: (client: Client) => Promise<T>,
+  ): Promise<T> {
+    const fullSubject = () => ({ ...subject, serverName: this.#serverName, lostError: this.#lostError });
+    if (this.isClosed) throw this.#lostError ?? this.#closedError();
+    let unsubscribe: (() => void) | undefined;
+    const lost = new Promise<never>((_, reject) => {
+      const listener = (error: DiscoveryError) => reject(error);
+      this.#lostListeners.add(listener);
+      unsubscribe = () => this.#lostListeners.delete(listener);
+    });
+    try {
+      return await Promise.race([run(this.client), lost]);
+    } catch (error) {
+      throw mapRequestError(error, fullSubject());
+    } finally {
+      unsubscribe?.();
+    }
+  }
+
+  /** Call a tool by its original name (see {@link ServerSession.request}). */
+  callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult> {
+    return this.request(
+      { description: `tool '${name}'`, toolName: name, signal: options.signal },
+      (client) => client.callTool({ name, arguments: args }, undefined, options) as Promise<CallToolResult>,
+    );
+  }
+
+  /** Close on purpose: no `onLost`, in-flight calls fail with `CONNECTION_CLOSED`. */
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    const error = this.#closedError();
+    for (const listener of [...this.#lostListeners]) listener(error);
+    this.#lostListeners.clear();
+    await (this.#connection?.close() ?? this.client.close()).catch(() => undefined);
+  }
+
+  #closedError(): DiscoveryError {
+    return new DiscoveryError(`The connection to MCP server '${this.#serverName}' was closed.`, {
+      code: DiscoveryErrorCode.CONNECTION_CLOSED,
+      serverName: this.#serverName,
+    });
+  }
+
+  #markLost(what: string, cause?: unknown): void {
+    if (!this.#open || this.#closing || this.#lostError) return;
+    const stderr = this.stderrTail().slice(-5);
+    const detail = stderr.length ? ` Last stderr lines:\n${stderr.join('\n')}` : '';
+    this.#lostError = new DiscoveryError(
+      `MCP server '${this.#serverName}' ${what}; it will be reconnected if possible.${detail}`,
+      { code: DiscoveryErrorCode.CONNECTION_CLOSED, serverName: this.#serverName, cause },
+    );
+    const error = this.#lostError;
+    for (const listener of [...this.#lostListeners]) listener(error);
+    this.#lostListeners.clear();
+    this.#onLost(error);
+    // Make sure the transport and any child process are gone and pending requests rejected.
+    void (this.#connection?.close() ?? this.client.close()).catch(() => undefined);
+  }
+
+  /** A transport error may mean the peer is gone (HTTP servers do not "close"): ping to find out. */
+  #checkLiveness(error: unknown): void {
+    if (this.#closing || this.#lostError || this.#checkingLiveness || !this.#connection) return;
+    if (error instanceof McpError) return;
+    this.#checkingLiveness = true;
+    this.client
+      .ping({ timeout: LIVENESS_TIMEOUT_MS })
+      .catch((pingError: unknown) => {
+        // A server that answers at all (even with an error) is alive.
+        if (pingError instanceof McpError && pingError.code !== ErrorCode.RequestTimeout && pingError.code !== ErrorCode.ConnectionClosed) return;
+        this.#markLost('stopped answering', error);
+      })
+      .finally(() => {
+        this.#checkingLiveness = false;
+      });
+  }
+}

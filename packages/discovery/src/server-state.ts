@@ -1,0 +1,98 @@
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { CoalescedRunner } from './coalesced-runner.js';
+import type { ServerOfferings } from './discover-server.js';
+import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import type { ServerDefinition, ServerErrorInfo, ServerSnapshot } from './manager-types.js';
+import type { ListKind, ServerSession } from './server-session.js';
+import { McpServerStatus } from './server-status.js';
+
+/** Nothing offered. */
+export function emptyOfferings(): ServerOfferings {
+  return { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+}
+
+/** The public form of an error. */
+export function errorInfo(error: DiscoveryError): ServerErrorInfo {
+  const cause = error.cause as { code?: unknown } | undefined;
+  const causeCode = typeof cause?.code === 'string' ? cause.code : undefined;
+  return { message: error.message, code: error.code, ...(causeCode ? { causeCode } : {}) };
+}
+
+/** Everything the manager knows about one server (internal, mutable). */
+export class ServerState {
+  /** The configured server. */
+  readonly definition: ServerDefinition;
+  /** Current status. */
+  status: McpServerStatus;
+  /** Why it is disconnected, or the last error it had. */
+  lastError: DiscoveryError | undefined;
+  /** What it offers (empty unless connected). */
+  offerings: ServerOfferings = emptyOfferings();
+  /** The live session, when connected. */
+  session: ServerSession | undefined;
+  /** `instructions` from `initialize`. */
+  instructions: string | undefined;
+  /** Server name and version. */
+  serverInfo: Implementation | undefined;
+  /** Declared capabilities. */
+  capabilities: ServerCapabilities | undefined;
+  /** Transport in use or last used. */
+  transportType: 'stdio' | 'sse' | 'http' | undefined;
+  /** stderr lines kept from the last session. */
+  lastStderr: string[] = [];
+  /** Increments on every connect or disconnect, so stale async work can tell it is stale. */
+  generation = 0;
+  /** Failed reconnect attempts in a row. */
+  reconnectAttempts = 0;
+  /** Pending reconnect. */
+  reconnectTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Aborts the connection attempt in progress. */
+  connectAbort: AbortController | undefined;
+  /** list_changed refreshers of the current session. */
+  refreshers = new Map<ListKind, CoalescedRunner>();
+
+  /** Start tracking a configured server. */
+  constructor(definition: ServerDefinition) {
+    this.definition = definition;
+    this.status = definition.disabled
+      ? McpServerStatus.DISABLED
+      : definition.blockedReason !== undefined
+        ? McpServerStatus.BLOCKED
+        : McpServerStatus.DISCONNECTED;
+    if (definition.disabled) {
+      this.lastError = new DiscoveryError(
+        `MCP server '${definition.name}' is disabled; enable it to connect.`,
+        { code: DiscoveryErrorCode.SERVER_DISABLED, serverName: definition.name },
+      );
+    } else if (definition.blockedReason !== undefined) {
+      this.lastError = new DiscoveryError(`MCP server '${definition.name}' is blocked: ${definition.blockedReason}`, {
+        code: DiscoveryErrorCode.SERVER_BLOCKED,
+        serverName: definition.name,
+      });
+    }
+  }
+
+  /** Server name. */
+  get name(): string {
+    return this.definition.name;
+  }
+
+  /** A copy that callers may keep. */
+  snapshot(): ServerSnapshot {
+    return {
+      name: this.name,
+      config: this.definition.config,
+      status: this.status,
+      lastError: this.lastError ? errorInfo(this.lastError) : undefined,
+      tools: [...this.offerings.tools],
+      prompts: [...this.offerings.prompts],
+      resources: [...this.offerings.resources],
+      resourceTemplates: [...this.offerings.resourceTemplates],
+      instructions: this.instructions,
+      serverInfo: this.serverInfo,
+      capabilities: this.capabilities,
+      transportType: this.transportType,
+      stderrTail: this.session ? this.session.stderrTail() : [...this.lastStderr],
+    };
+  }
+}

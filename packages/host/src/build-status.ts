@@ -1,0 +1,59 @@
+import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import type { RegisteredTool, ServerSnapshot } from '@toolhost/discovery';
+import type { HostStatus, ServerStatusView } from './host-status.js';
+import { maskUrl } from './mask-url.js';
+import type { ResolvedServer } from './resolve-servers.js';
+import type { PromptCommand } from './slash-command.js';
+
+/** Inputs of {@link buildStatus}. */
+export interface BuildStatusInput {
+  /** The discovery state. */
+  readonly discoveryState: string;
+  /** The servers as configured, in settings order. */
+  readonly servers: readonly ResolvedServer[];
+  /** Snapshots from discovery. */
+  readonly snapshots: readonly ServerSnapshot[];
+  /** Registered tools. */
+  readonly tools: readonly RegisteredTool[];
+  /** Prompt commands. */
+  readonly prompts: readonly PromptCommand[];
+}
+
+/** Assemble the `/mcp` view from the configuration and discovery's snapshots. */
+export function buildStatus(input: BuildStatusInput): HostStatus {
+  const snapshots = new Map(input.snapshots.map((snapshot) => [snapshot.name, snapshot]));
+  const servers = input.servers.map((server): ServerStatusView => {
+    const snapshot = snapshots.get(server.name);
+    const { config, transport } = server;
+    const stdio = transport.transport === 'stdio';
+    const stderrTail = snapshot?.stderrTail ?? [];
+    const lastError = snapshot?.lastError?.message ?? server.blockedReason;
+    return {
+      name: server.name,
+      status: snapshot?.status ?? (server.disabled ? 'disabled' : server.blockedReason ? 'blocked' : 'disconnected'),
+      transport: snapshot?.transportType ?? transport.transport,
+      ...(stdio ? { command: transport.target } : { url: maskUrl(transport.target) }),
+      ...(stdio && config.cwd ? { cwd: config.cwd } : {}),
+      timeoutMs: config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,
+      timeoutConfigured: config.timeout !== undefined,
+      trust: config.trust === true,
+      ...(config.description ? { description: config.description } : {}),
+      envNames: Object.keys(config.env ?? {}),
+      headerNames: Object.keys(config.headers ?? {}),
+      tools: input.tools
+        .filter((tool) => tool.serverName === server.name)
+        .map((tool) => ({
+          name: tool.registeredName,
+          serverToolName: tool.originalName,
+          description: tool.tool.description ?? '',
+          inputSchema: tool.tool.inputSchema,
+        })),
+      prompts: input.prompts.filter((prompt) => prompt.serverName === server.name).map((prompt) => prompt.name),
+      resourceCount: snapshot?.resources.length ?? 0,
+      ...(lastError !== undefined && snapshot?.status !== 'connected' ? { lastError } : {}),
+      ...(stderrTail.length > 0 ? { stderrTail } : {}),
+      ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}),
+    };
+  });
+  return { discoveryState: input.discoveryState, servers };
+}

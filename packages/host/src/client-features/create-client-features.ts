@@ -1,0 +1,104 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelAdapter } from '../model-adapter.js';
+import { registerElicitation, type ElicitationHook } from './elicitation.js';
+import { registerLogging, type ServerLogEvent } from './logging.js';
+import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
+import type { RootsController } from './roots-controller.js';
+import { registerSampling, type SamplingApprovalHook, type SamplingResultReviewHook } from './sampling.js';
+
+/** The `UiHooks` callbacks the client features use (all optional). */
+export interface ClientFeatureHooks {
+  /** Approve, edit or deny a server's sampling request; without it sampling is declined. */
+  readonly approveSampling?: SamplingApprovalHook;
+  /** Review the generated answer before it goes back to the server. */
+  readonly reviewSamplingResult?: SamplingResultReviewHook;
+  /** Show an elicitation (form or URL); without it every elicitation is answered `cancel`. */
+  readonly elicit?: ElicitationHook;
+}
+
+/** Options of {@link createClientFeatures}. */
+export interface ClientFeaturesOptions {
+  /** The server this client talks to (events and messages carry it). */
+  readonly serverName: string;
+  /** The model adapter; sampling is offered only when it has `createMessage`. */
+  readonly adapter?: Pick<ModelAdapter, 'createMessage' | 'provider'>;
+  /** UI hooks. */
+  readonly hooks?: ClientFeatureHooks;
+  /** The host's project folders; when given, the `roots` capability is declared. */
+  readonly roots?: RootsController;
+  /** Offer form elicitation. @default true */
+  readonly elicitationForm?: boolean;
+  /** Offer URL elicitation (2025-11-25). @default true */
+  readonly elicitationUrl?: boolean;
+  /** Receives the server's log messages. */
+  readonly onLog?: (event: ServerLogEvent) => void;
+  /** Receives `notifications/resources/updated`. */
+  readonly onResourceUpdated?: (event: ResourceUpdatedEvent) => void;
+  /** Receives `notifications/elicitation/complete`. */
+  readonly onElicitationComplete?: (event: { serverName: string; elicitationId: string }) => void;
+}
+
+/** The features installed on one client by {@link ClientFeatures.attach}. */
+export interface AttachedClientFeatures {
+  /** Subscribe and unsubscribe to this server's resources. */
+  readonly subscriptions: ResourceSubscriptions;
+  /** Stop routing roots changes to this client (call on disconnect). */
+  detach(): void;
+}
+
+/** Capabilities to construct a client with, and the handlers that back them. */
+export interface ClientFeatures {
+  /** Pass to `new Client(info, { capabilities })`: capabilities must be declared at construction. */
+  readonly capabilities: ClientCapabilities;
+  /** Install the request and notification handlers on the client (before `connect`). */
+  attach(client: Client): AttachedClientFeatures;
+}
+
+/**
+ * Everything the client side of MCP needs for one server connection: the capabilities to declare
+ * (sampling only with an adapter that can `createMessage`; form and URL elicitation; roots with
+ * `listChanged`) and the handlers for sampling, elicitation, roots, logging and resource updates.
+ *
+ * @example
+ * ```ts
+ * const features = createClientFeatures({ serverName: 'docs', adapter, hooks: uiHooks, roots });
+ * const client = new Client({ name: 'my-host', version: '1.0.0' }, { capabilities: features.capabilities });
+ * const attached = features.attach(client);
+ * await client.connect(transport);
+ * ```
+ */
+export function createClientFeatures(options: ClientFeaturesOptions): ClientFeatures {
+  const sampling = typeof options.adapter?.createMessage === 'function';
+  const form = options.elicitationForm ?? true;
+  const url = options.elicitationUrl ?? true;
+  const capabilities: ClientCapabilities = {
+    ...(sampling ? { sampling: {} } : {}),
+    ...(form || url ? { elicitation: { ...(form ? { form: {} } : {}), ...(url ? { url: {} } : {}) } } : {}),
+    ...(options.roots ? { roots: { listChanged: true } } : {}),
+  };
+  return {
+    capabilities,
+    attach(client) {
+      const { serverName, hooks } = options;
+      if (sampling) {
+        registerSampling(client, {
+          serverName,
+          adapter: options.adapter,
+          approve: hooks?.approveSampling,
+          reviewResult: hooks?.reviewSamplingResult,
+        });
+      }
+      if (form || url) {
+        registerElicitation(client, { serverName, elicit: hooks?.elicit, onComplete: options.onElicitationComplete });
+      }
+      options.roots?.attach(client);
+      registerLogging(client, { serverName, onLog: options.onLog ?? (() => undefined) });
+      const subscriptions = new ResourceSubscriptions(client, {
+        serverName,
+        onUpdated: options.onResourceUpdated ?? (() => undefined),
+      });
+      return { subscriptions, detach: () => options.roots?.detach(client) };
+    },
+  };
+}

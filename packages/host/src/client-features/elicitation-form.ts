@@ -1,0 +1,132 @@
+/** One choice of an enum field (SEP-1330): the value sent back and the label shown. */
+export interface ElicitationOption {
+  /** The value sent back to the server. */
+  readonly value: string;
+  /** The label to show (the `title`, a legacy `enumNames` entry, or the value itself). */
+  readonly label: string;
+}
+
+/** One field of an elicitation form, normalised so a UI can render it without reading JSON Schema. */
+export interface ElicitationField {
+  /** The property name (the key in the returned content). */
+  readonly name: string;
+  /** What to render: a text box, a number box, a checkbox, or a single or multiple choice. */
+  readonly kind: 'string' | 'number' | 'integer' | 'boolean' | 'single-select' | 'multi-select';
+  /** Label for the field (`title`, else the property name). */
+  readonly title: string;
+  /** Help text, when the schema gives one. */
+  readonly description?: string;
+  /** True when the schema lists the field in `required`. */
+  readonly required: boolean;
+  /** The schema's default (SEP-1034), already filled into the form's initial values. */
+  readonly default?: unknown;
+  /** String format (`email`, `uri`, `date`, `date-time`), when given. */
+  readonly format?: string;
+  /** Numeric bounds or string length bounds, when given. */
+  readonly minimum?: number;
+  /** Upper numeric bound or string length bound, when given. */
+  readonly maximum?: number;
+  /** For multi-select: fewest and most choices allowed, when given. */
+  readonly minItems?: number;
+  /** For multi-select: most choices allowed, when given. */
+  readonly maxItems?: number;
+  /** Choices of a single- or multi-select field. */
+  readonly options?: readonly ElicitationOption[];
+}
+
+type Schema = Record<string, unknown>;
+
+function isRecord(value: unknown): value is Schema {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function constOptions(list: unknown): ElicitationOption[] | undefined {
+  if (!Array.isArray(list)) return undefined;
+  const options = list
+    .filter(isRecord)
+    .filter((entry) => typeof entry.const === 'string')
+    .map((entry) => ({ value: entry.const as string, label: typeof entry.title === 'string' ? entry.title : (entry.const as string) }));
+  return options.length > 0 ? options : undefined;
+}
+
+function enumOptions(schema: Schema): ElicitationOption[] | undefined {
+  if (Array.isArray(schema.enum)) {
+    const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
+    return schema.enum.map((value, index) => {
+      const label = names[index];
+      return { value: String(value), label: typeof label === 'string' ? label : String(value) };
+    });
+  }
+  return constOptions(schema.oneOf) ?? constOptions(schema.anyOf);
+}
+
+function numberField(schema: Schema, key: 'minimum' | 'maximum' | 'minLength' | 'maxLength' | 'minItems' | 'maxItems'): number | undefined {
+  const value = schema[key];
+  return typeof value === 'number' ? value : undefined;
+}
+
+function describeField(name: string, schema: Schema, required: boolean): ElicitationField {
+  const base = {
+    name,
+    title: typeof schema.title === 'string' ? schema.title : name,
+    required,
+    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+    ...('default' in schema ? { default: schema.default } : {}),
+  };
+  if (schema.type === 'array') {
+    const items = isRecord(schema.items) ? schema.items : {};
+    const minItems = numberField(schema, 'minItems');
+    const maxItems = numberField(schema, 'maxItems');
+    return {
+      ...base,
+      kind: 'multi-select',
+      options: enumOptions(items) ?? [],
+      ...(minItems !== undefined ? { minItems } : {}),
+      ...(maxItems !== undefined ? { maxItems } : {}),
+    };
+  }
+  const options = enumOptions(schema);
+  if (options) return { ...base, kind: 'single-select', options };
+  if (schema.type === 'boolean') return { ...base, kind: 'boolean' };
+  const kind = schema.type === 'number' || schema.type === 'integer' ? schema.type : 'string';
+  const minimum = numberField(schema, kind === 'string' ? 'minLength' : 'minimum');
+  const maximum = numberField(schema, kind === 'string' ? 'maxLength' : 'maximum');
+  return {
+    ...base,
+    kind,
+    ...(typeof schema.format === 'string' ? { format: schema.format } : {}),
+    ...(minimum !== undefined ? { minimum } : {}),
+    ...(maximum !== undefined ? { maximum } : {}),
+  };
+}
+
+/**
+ * Describes a form-mode `requestedSchema` as a list of fields a UI can render: primitive fields,
+ * and the SEP-1330 enum forms (untitled `enum`, titled `oneOf`/`anyOf` of `const`+`title`,
+ * legacy `enumNames`, and multi-select arrays of either).
+ */
+export function describeElicitationForm(requestedSchema: Readonly<Record<string, unknown>>): ElicitationField[] {
+  const properties = isRecord(requestedSchema.properties) ? requestedSchema.properties : {};
+  const required = new Set(Array.isArray(requestedSchema.required) ? requestedSchema.required : []);
+  return Object.entries(properties)
+    .filter((entry): entry is [string, Schema] => isRecord(entry[1]))
+    .map(([name, schema]) => describeField(name, schema, required.has(name)));
+}
+
+/**
+ * Returns `content` with every field the user left out filled with the schema's `default`
+ * (SEP-1034). Never mutates its inputs; fields the user gave are kept as they are.
+ */
+export function applyElicitationDefaults(
+  requestedSchema: Readonly<Record<string, unknown>>,
+  content: Readonly<Record<string, unknown>> | undefined,
+): Record<string, unknown> {
+  const result: Record<string, unknown> = { ...content };
+  const properties = isRecord(requestedSchema.properties) ? requestedSchema.properties : {};
+  for (const [name, schema] of Object.entries(properties)) {
+    if (!isRecord(schema) || result[name] !== undefined || !('default' in schema)) continue;
+    const value = schema.default;
+    result[name] = Array.isArray(value) ? [...value] : value;
+  }
+  return result;
+}

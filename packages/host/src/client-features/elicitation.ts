@@ -1,0 +1,133 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  ElicitationCompleteNotificationSchema,
+  ElicitRequestSchema,
+  type ElicitRequest,
+  type ElicitResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { applyElicitationDefaults, describeElicitationForm, type ElicitationField } from './elicitation-form.js';
+
+/** A form-mode elicitation: the server asks the user to fill in a flat form. */
+export interface FormElicitationRequest {
+  /** Form mode. */
+  readonly mode: 'form';
+  /** The server that asks. */
+  readonly serverName: string;
+  /** What the server says to the user. */
+  readonly message: string;
+  /** The schema as the server sent it. */
+  readonly requestedSchema: Readonly<Record<string, unknown>>;
+  /** The schema as fields ready to render (SEP-1330 enums normalised). */
+  readonly fields: readonly ElicitationField[];
+  /** Initial values: the schema's defaults (SEP-1034). */
+  readonly defaults: Readonly<Record<string, unknown>>;
+  /** Aborted when the server cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/** A URL-mode elicitation (2025-11-25): the server asks the user to complete a flow in a browser. */
+export interface UrlElicitationRequest {
+  /** URL mode. */
+  readonly mode: 'url';
+  /** The server that asks. */
+  readonly serverName: string;
+  /** What the server says to the user. */
+  readonly message: string;
+  /** The URL to offer; never opened without the user's consent. */
+  readonly url: string;
+  /** The URL's host name, to show the user where the link leads. */
+  readonly domain: string;
+  /** The server's id of this elicitation (for `notifications/elicitation/complete`). */
+  readonly elicitationId: string;
+  /** Aborted when the server cancels the request or the connection closes. */
+  readonly signal: AbortSignal;
+}
+
+/** What an {@link ElicitationHook} is asked. */
+export type ElicitationRequest = FormElicitationRequest | UrlElicitationRequest;
+
+/** The user's answer: `accept` (with the form's values in form mode), `decline`, or `cancel`. */
+export type ElicitationResponse =
+  | { readonly action: 'accept'; readonly content?: Readonly<Record<string, unknown>> }
+  | { readonly action: 'decline' }
+  | { readonly action: 'cancel' };
+
+/** Shows an elicitation to the user and returns the answer. */
+export type ElicitationHook = (request: ElicitationRequest) => Promise<ElicitationResponse>;
+
+/** Options of {@link createElicitationHandler} and {@link registerElicitation}. */
+export interface ElicitationOptions {
+  /** The server the client is connected to. */
+  readonly serverName: string;
+  /** The UI hook; without one every elicitation is answered `cancel`. */
+  readonly elicit?: ElicitationHook | undefined;
+  /** Called when the server reports a URL-mode elicitation complete. */
+  readonly onComplete?: ((event: { serverName: string; elicitationId: string }) => void) | undefined;
+}
+
+type ElicitParams = ElicitRequest['params'];
+
+function urlDomain(raw: string): string | undefined {
+  try {
+    const url = new URL(raw);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.hostname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Builds the handler that answers `elicitation/create`. Form mode: the hook sees the fields with
+ * their defaults; accepted content gets every omitted default filled in. URL mode: the hook sees
+ * the URL and its domain; a URL that is not http(s) is declined without asking. No hook: `cancel`.
+ */
+export function createElicitationHandler(
+  options: ElicitationOptions,
+): (request: ElicitRequest, extra: { signal: AbortSignal }) => Promise<ElicitResult> {
+  const { serverName } = options;
+  return async (request, extra) => {
+    const params: ElicitParams = request.params;
+    if (!options.elicit) return { action: 'cancel' };
+    if (params.mode === 'url') {
+      const domain = urlDomain(params.url);
+      if (domain === undefined) return { action: 'decline' };
+      const answer = await options.elicit({
+        mode: 'url',
+        serverName,
+        message: params.message,
+        url: params.url,
+        domain,
+        elicitationId: params.elicitationId,
+        signal: extra.signal,
+      });
+      return { action: answer.action };
+    }
+    const requestedSchema = params.requestedSchema as Readonly<Record<string, unknown>>;
+    const answer = await options.elicit({
+      mode: 'form',
+      serverName,
+      message: params.message,
+      requestedSchema,
+      fields: describeElicitationForm(requestedSchema),
+      defaults: applyElicitationDefaults(requestedSchema, {}),
+      signal: extra.signal,
+    });
+    if (answer.action !== 'accept') return { action: answer.action };
+    return {
+      action: 'accept',
+      content: applyElicitationDefaults(requestedSchema, answer.content) as ElicitResult['content'],
+    };
+  };
+}
+
+/**
+ * Installs {@link createElicitationHandler} and the `notifications/elicitation/complete` handler
+ * on a client constructed with the `elicitation` capability (see `buildClientCapabilities`).
+ */
+export function registerElicitation(client: Client, options: ElicitationOptions): void {
+  const handler = createElicitationHandler(options);
+  client.setRequestHandler(ElicitRequestSchema, (request, extra) => handler(request, extra));
+  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+    options.onComplete?.({ serverName: options.serverName, elicitationId: notification.params.elicitationId });
+  });
+}

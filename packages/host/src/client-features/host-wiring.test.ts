@@ -1,0 +1,83 @@
+// End-to-end: the client features as McpToolHost wires them, against real servers.
+import { afterEach, describe, expect, it } from 'vitest';
+import { startClientFeaturesServer, type ClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
+import { createScriptedAdapter } from '../create-scripted-adapter.js';
+import { McpToolHost } from '../mcp-tool-host.js';
+import type { ElicitationRequest } from './elicitation.js';
+import type { ServerLogEvent } from './logging.js';
+import { EVERYTHING_SERVER, waitFor } from './test-support.js';
+
+const hosts: McpToolHost[] = [];
+const fixtures: ClientFeaturesServer[] = [];
+afterEach(async () => {
+  await Promise.all(hosts.splice(0).map((host) => host.close()));
+  await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
+});
+
+const everything = { command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], trust: true };
+
+describe('McpToolHost client features', () => {
+  it('answers sampling with the adapter, elicits through the UI and offers roots', async () => {
+    const elicitations: ElicitationRequest[] = [];
+    const logs: ServerLogEvent[] = [];
+    const adapter = createScriptedAdapter({ sampling: (request) => `sampled ${request.maxTokens}` });
+    const host = await McpToolHost.create({
+      settings: { mcpServers: { everything } },
+      adapter,
+      roots: ['/work/project'],
+      ui: {
+        approveSampling: async () => ({ action: 'approve' }),
+        elicit: async (request) => (elicitations.push(request), { action: 'accept', content: { name: 'Ada' } }),
+      },
+    });
+    hosts.push(host);
+    host.on('server-log', (event) => logs.push(event));
+    await host.discover();
+
+    const sampled = await host.callTool('trigger-sampling-request', { prompt: 'hi', maxTokens: 9 });
+    expect(sampled.error).toBeUndefined();
+    expect(JSON.stringify(sampled.parts)).toContain('sampled 9');
+
+    const elicited = await host.callTool('trigger-elicitation-request', {});
+    expect(elicitations[0]).toMatchObject({ mode: 'form', serverName: 'everything' });
+    expect(JSON.stringify(elicited.parts)).toContain('Name: Ada');
+
+    await waitFor(() => logs.some((log) => String(log.data).includes('1 root(s)')));
+    await host.roots.setFolders(['/work/project', '/work/other']);
+    await waitFor(() => logs.some((log) => String(log.data).includes('2 root(s)')));
+    expect(logs.every((log) => log.serverName === 'everything')).toBe(true);
+  });
+
+  it('reports progress per call and cancels on the server', async () => {
+    const fixture = await startClientFeaturesServer();
+    fixtures.push(fixture);
+    const host = await McpToolHost.create({ settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true } } } });
+    hosts.push(host);
+    await host.discover();
+    const progress: number[] = [];
+    host.on('tool-progress', (event) => progress.push(event.progress));
+    const done = await host.callTool('wait', { ms: 500, progressEveryMs: 100 });
+    expect(done.error).toBeUndefined();
+    expect(progress.length).toBeGreaterThanOrEqual(3);
+
+    const controller = new AbortController();
+    setTimeout(() => controller.abort(), 150);
+    const cancelled = await host.callTool('wait', { ms: 600 }, { signal: controller.signal });
+    expect(cancelled.error?.code).toBe('TOOL_CALL_CANCELLED');
+    await waitFor(() => fixture.state.cancelled.length > 0);
+  });
+
+  it('keeps a result whose JSON is only in text although the tool has an output schema', async () => {
+    const fixture = await startClientFeaturesServer();
+    fixtures.push(fixture);
+    const host = await McpToolHost.create({ settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true } } } });
+    hosts.push(host);
+    await host.discover();
+    const result = await host.callTool('json-in-text', {});
+    expect(result.error).toBeUndefined();
+    expect(result.parts).toEqual([{ type: 'text', text: '{"total":42}' }]);
+    const mismatched = await host.callTool('bad-structured', {});
+    expect(mismatched.error).toBeUndefined();
+    expect(mismatched.structuredContent).toEqual({ total: 'many' });
+  });
+});

@@ -1,0 +1,59 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import { ClientFeatureError } from './client-feature-error.js';
+
+/** MCP log levels, least to most severe (RFC 5424 names). */
+export const LOG_LEVELS: readonly LoggingLevel[] = [
+  'debug',
+  'info',
+  'notice',
+  'warning',
+  'error',
+  'critical',
+  'alert',
+  'emergency',
+];
+
+/** A `notifications/message` from a server, with the server's name attached. */
+export interface ServerLogEvent {
+  /** The server that sent it. */
+  readonly serverName: string;
+  /** Severity. */
+  readonly level: LoggingLevel;
+  /** The server's logger name, when it gives one. */
+  readonly logger?: string;
+  /** The payload (any JSON value). */
+  readonly data: unknown;
+}
+
+/** Options of {@link registerLogging}. */
+export interface LoggingOptions {
+  /** The server the client is connected to. */
+  readonly serverName: string;
+  /** Receives every log message (the host turns it into a `server-log-message` event). */
+  readonly onLog: (event: ServerLogEvent) => void;
+}
+
+/** Routes the server's `notifications/message` to `onLog`, tagged with the server's name. */
+export function registerLogging(client: Client, options: LoggingOptions): void {
+  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+    const { level, logger, data } = notification.params;
+    options.onLog({ serverName: options.serverName, level, data, ...(logger !== undefined ? { logger } : {}) });
+  });
+}
+
+/**
+ * Sends `logging/setLevel`. Throws a `ClientFeatureError` with code `CAPABILITY_NOT_SUPPORTED`
+ * when the server does not declare the `logging` capability.
+ */
+export async function setLogLevel(client: Client, options: { serverName: string; level: LoggingLevel }): Promise<void> {
+  if (!client.getServerCapabilities()?.logging) {
+    throw new ClientFeatureError({
+      code: 'CAPABILITY_NOT_SUPPORTED',
+      serverName: options.serverName,
+      method: 'logging/setLevel',
+      message: `MCP server '${options.serverName}' does not support logging, so its log level cannot be set.`,
+    });
+  }
+  await client.setLoggingLevel(options.level);
+}

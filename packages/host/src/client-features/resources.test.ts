@@ -1,0 +1,102 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { completeArgument } from './complete-argument.js';
+import { createClientFeatures, type AttachedClientFeatures } from './create-client-features.js';
+import { listAllResources, listAllResourceTemplates } from './list-resources.js';
+import { readResourceParts } from './read-resource-parts.js';
+import { parseResourceReferences, resolveResourceReferences } from './resource-references.js';
+import type { ResourceUpdatedEvent } from './resource-subscriptions.js';
+import { connectEverything, waitFor } from './test-support.js';
+
+let client: Client;
+let attached: AttachedClientFeatures;
+const updates: ResourceUpdatedEvent[] = [];
+
+beforeAll(async () => {
+  const features = createClientFeatures({ serverName: 'everything', onResourceUpdated: (event) => updates.push(event) });
+  client = await connectEverything(features.capabilities, (c) => {
+    attached = features.attach(c);
+  });
+});
+afterAll(async () => {
+  await client.close();
+});
+
+describe('resources against server-everything', () => {
+  it('lists every resource and the templates', async () => {
+    const resources = await listAllResources(client, { serverName: 'everything' });
+    expect(resources.length).toBeGreaterThan(1);
+    expect(resources.some((resource) => resource.uri.startsWith('demo://resource/static/document/'))).toBe(true);
+    const templates = await listAllResourceTemplates(client, { serverName: 'everything' });
+    expect(templates.map((template) => template.uriTemplate)).toEqual(
+      expect.arrayContaining(['demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/blob/{resourceId}']),
+    );
+  });
+
+  it('reads text as text and blobs as inline data', async () => {
+    const [text] = await readResourceParts(client, { serverName: 'everything', uri: 'demo://resource/dynamic/text/3' });
+    expect(text?.part).toMatchObject({ type: 'text' });
+    expect(text?.part.type === 'text' && text.part.text).toContain('Resource 3: This is a plaintext resource');
+    const [blob] = await readResourceParts(client, { serverName: 'everything', uri: 'demo://resource/dynamic/blob/4' });
+    expect(blob?.part).toMatchObject({ type: 'inlineData', mimeType: 'text/plain' });
+    const decoded = blob?.part.type === 'inlineData' ? Buffer.from(blob.part.data, 'base64').toString('utf8') : '';
+    expect(decoded).toContain('Resource 4: This is a base64 blob');
+  });
+
+  it('reports a failed read as RESOURCE_READ_FAILED', async () => {
+    await expect(readResourceParts(client, { serverName: 'everything', uri: 'demo://resource/dynamic/text/0' })).rejects.toMatchObject({
+      code: 'RESOURCE_READ_FAILED',
+      serverName: 'everything',
+      uri: 'demo://resource/dynamic/text/0',
+    });
+  });
+
+  it('subscribes and receives notifications/resources/updated', async () => {
+    await attached.subscriptions.subscribe('demo://resource/dynamic/text/1');
+    expect(attached.subscriptions.list()).toEqual(['demo://resource/dynamic/text/1']);
+    await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await waitFor(() => updates.length > 0);
+    expect(updates[0]).toEqual({ serverName: 'everything', uri: 'demo://resource/dynamic/text/1' });
+    await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+    await attached.subscriptions.unsubscribe('demo://resource/dynamic/text/1');
+    expect(attached.subscriptions.list()).toEqual([]);
+  });
+
+  it('resolves @server:uri references in user input into parts', async () => {
+    const input = 'Compare @everything:demo://resource/dynamic/text/1 with @everything:demo://resource/dynamic/blob/2, and @nowhere:file:///x.';
+    const resolved = await resolveResourceReferences({ input, getClient: (name) => (name === 'everything' ? client : undefined) });
+    expect(resolved.resolved.map((reference) => reference.uri)).toEqual(['demo://resource/dynamic/text/1', 'demo://resource/dynamic/blob/2']);
+    expect(resolved.failed).toHaveLength(1);
+    expect(resolved.failed[0]?.error.code).toBe('UNKNOWN_SERVER');
+    expect(resolved.parts[0]).toEqual({ type: 'text', text: input });
+    expect(resolved.parts[1]).toEqual({ type: 'text', text: 'Content from @everything:demo://resource/dynamic/text/1:' });
+    expect(resolved.parts.some((part) => part.type === 'inlineData')).toBe(true);
+    expect(resolved.parts.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining("Could not read @nowhere:file:///x") });
+  });
+
+  it('completes prompt arguments, using earlier arguments as context', async () => {
+    const departments = await completeArgument(client, {
+      ref: { type: 'prompt', name: 'completable-prompt' },
+      argument: 'department',
+      value: 'E',
+    });
+    expect(departments.values).toEqual(['Engineering']);
+    const names = await completeArgument(client, {
+      ref: { type: 'prompt', name: 'completable-prompt' },
+      argument: 'name',
+      value: '',
+      context: { department: 'Sales' },
+    });
+    expect(names.values).toEqual(['David', 'Eve', 'Frank']);
+  });
+});
+
+describe('parseResourceReferences', () => {
+  it('finds references, strips sentence punctuation and ignores e-mail addresses', () => {
+    const found = parseResourceReferences('mail me@host:x.y see @docs:file:///a/b.md. and @g-h_1:https://x.dev/p?q=1)');
+    expect(found.map((reference) => [reference.serverName, reference.uri])).toEqual([
+      ['docs', 'file:///a/b.md'],
+      ['g-h_1', 'https://x.dev/p?q=1'],
+    ]);
+  });
+});

@@ -1,0 +1,93 @@
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+
+/** How a result's structured content relates to the tool's `outputSchema`. */
+export type StructuredContentStatus =
+  /** The tool declares no output schema and sent no structured content. */
+  | 'none'
+  /** `structuredContent` is present and matches the schema (or there is no schema to check). */
+  | 'valid'
+  /** `structuredContent` is missing, and the text content parsed as a JSON object took its place. */
+  | 'recovered-from-text'
+  /** `structuredContent` does not match the schema; it is still passed on, with `errorMessage`. */
+  | 'invalid'
+  /** The tool has a schema but sent neither structured content nor JSON text. */
+  | 'missing'
+  /** The schema could not be compiled, so nothing was checked. */
+  | 'unchecked'
+  /** The result is an error result; structured content is not expected. */
+  | 'error-result';
+
+/** The outcome of {@link checkStructuredContent}. */
+export interface StructuredContentCheck {
+  /** What was found. */
+  readonly status: StructuredContentStatus;
+  /** The structured content to use (the server's, or recovered from text). */
+  readonly structuredContent?: Record<string, unknown>;
+  /** Why validation failed, for `invalid` and `unchecked`. */
+  readonly errorMessage?: string;
+}
+
+/** Options of {@link checkStructuredContent}. */
+export interface CheckStructuredContentOptions {
+  /** The `tools/call` result. */
+  readonly result: {
+    readonly content?: ReadonlyArray<{ readonly type: string; readonly text?: unknown }>;
+    readonly structuredContent?: Record<string, unknown>;
+    readonly isError?: boolean;
+  };
+  /** The tool's `outputSchema`, when it declares one. */
+  readonly outputSchema?: Readonly<Record<string, unknown>>;
+  /** JSON Schema validator. @default the SDK's Ajv validator */
+  readonly validator?: jsonSchemaValidator;
+}
+
+const defaultValidator = new AjvJsonSchemaValidator();
+const compiled = new WeakMap<object, JsonSchemaValidator<unknown>>();
+
+function jsonFromText(result: CheckStructuredContentOptions['result']): Record<string, unknown> | undefined {
+  const text = (result.content ?? [])
+    .filter((block) => block.type === 'text' && typeof block.text === 'string')
+    .map((block) => block.text as string)
+    .join('');
+  if (!text.trim().startsWith('{')) return undefined;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Lenient `structuredContent` / `outputSchema` handling: never throws and never drops the result.
+ * A server that returns JSON only in text still works (`recovered-from-text`); content that does
+ * not match the schema is passed on with `status: 'invalid'` instead of failing the call (the SDK's
+ * `callTool` would throw -32600, the failure of gemini-cli#21053).
+ */
+export function checkStructuredContent(options: CheckStructuredContentOptions): StructuredContentCheck {
+  const { result, outputSchema } = options;
+  if (result.isError) return { status: 'error-result' };
+  let structuredContent = result.structuredContent;
+  let status: StructuredContentStatus = 'valid';
+  if (structuredContent === undefined) {
+    if (!outputSchema) return { status: 'none' };
+    structuredContent = jsonFromText(result);
+    if (structuredContent === undefined) return { status: 'missing' };
+    status = 'recovered-from-text';
+  }
+  if (!outputSchema) return { status, structuredContent };
+  let validate = options.validator ? undefined : compiled.get(outputSchema);
+  try {
+    if (!validate) {
+      validate = (options.validator ?? defaultValidator).getValidator<unknown>(outputSchema as JsonSchemaType);
+      if (!options.validator) compiled.set(outputSchema, validate);
+    }
+  } catch (error) {
+    return { status: 'unchecked', structuredContent, errorMessage: error instanceof Error ? error.message : String(error) };
+  }
+  const outcome = validate(structuredContent);
+  if (outcome.valid) return { status, structuredContent };
+  if (status === 'recovered-from-text') return { status: 'missing' };
+  return { status: 'invalid', structuredContent, errorMessage: outcome.errorMessage };
+}

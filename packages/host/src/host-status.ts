@@ -1,0 +1,69 @@
+/** One tool as listed in the status view. */
+export interface StatusTool {
+  /** The registered name the model sees. */
+  readonly name: string;
+  /** The tool's own name on its server. */
+  readonly serverToolName: string;
+  /** The tool's description. */
+  readonly description: string;
+  /** The tool's input schema (shown by `/mcp schema`). */
+  readonly inputSchema: Readonly<Record<string, unknown>>;
+}
+
+/** One server in the status view. Never carries `env` or `headers` values. */
+export interface ServerStatusView {
+  /** Server name as configured. */
+  readonly name: string;
+  /** Connection status (`connecting`, `connected`, `disconnected`, `disconnecting`, `blocked`, `disabled`). */
+  readonly status: string;
+  /** How the server is reached. */
+  readonly transport: 'stdio' | 'sse' | 'http';
+  /** For stdio servers: the command line (command and arguments). */
+  readonly command?: string;
+  /** For remote servers: the URL, with credentials and query values masked. */
+  readonly url?: string;
+  /** Working directory of a stdio server, when configured. */
+  readonly cwd?: string;
+  /** The request timeout used for this server, in milliseconds. */
+  readonly timeoutMs: number;
+  /** True when the timeout comes from the server entry rather than the default. */
+  readonly timeoutConfigured: boolean;
+  /** Whether the server is trusted (no confirmation). */
+  readonly trust: boolean;
+  /** The entry's description, when given. */
+  readonly description?: string;
+  /** Names of the environment variables set for the server (values are never shown). */
+  readonly envNames: readonly string[];
+  /** Names of the headers sent to the server (values are never shown). */
+  readonly headerNames: readonly string[];
+  /** Tools registered from this server. */
+  readonly tools: readonly StatusTool[];
+  /** Slash command names of this server's prompts. */
+  readonly prompts: readonly string[];
+  /** Number of resources the server offers. */
+  readonly resourceCount: number;
+  /** Why the server is not connected, when it is not. */
+  readonly lastError?: string;
+  /** The last lines the server wrote to stderr, when captured. */
+  readonly stderrTail?: readonly string[];
+  /** The server's `instructions` from `initialize`, when it sent some. */
+  readonly instructions?: string;
+}
+
+/** The `/mcp` view: every configured server and the overall discovery state. */
+export interface HostStatus {
+  /** Overall discovery state (`not_started`, `in_progress`, `completed`). */
+  readonly discoveryState: string;
+  /** Every configured server, in settings order. */
+  readonly servers: readonly ServerStatusView[];
+}
+
+/** Options of {@link formatStatus}. */
+export interface FormatStatusOptions {
+  /** Show each tool with its description (`/mcp desc`). @default false */
+  readonly descriptions?: boolean;
+  /** Show each tool's input schema (`/mcp schema`). @default false */
+  readonly schemas?: boolean;
+  /** Only show this server. */
+  readonly serverName?: string;
+}

@@ -1,0 +1,21 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { mapCallToolResult, type MapCallToolResultOptions } from '@toolhost/content-mapper';
+import type { HostToolDefinition, ToolResultPart } from './model-adapter.js';
+import type { MappedResult } from './run-tool-call.js';
+
+/** How tool results are mapped for the model (the options of `mapCallToolResult` except the tool name). */
+export type ResultMappingOptions = Omit<MapCallToolResultOptions, 'toolName'>;
+
+/** Map a `CallToolResult` with `@toolhost/content-mapper` into the host's parts. */
+export function mapToolResult(result: CallToolResult, tool: HostToolDefinition, options: ResultMappingOptions = {}): MappedResult {
+  const mapped = mapCallToolResult(result, { ...options, toolName: tool.originalName });
+  const parts: ToolResultPart[] = mapped.llmParts.map((part) =>
+    part.type === 'text' ? { type: 'text', text: part.text } : { type: 'inlineData', mimeType: part.mimeType, data: part.data },
+  );
+  return {
+    parts,
+    display: mapped.display,
+    isError: mapped.isError,
+    ...(mapped.structuredContent ? { structuredContent: mapped.structuredContent } : {}),
+  };
+}

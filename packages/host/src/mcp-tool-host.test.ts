@@ -1,0 +1,176 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HostError } from './host-error.js';
+import { McpToolHost } from './mcp-tool-host.js';
+import { createScriptedAdapter } from './create-scripted-adapter.js';
+import type { ConfirmationOptionId, ToolCall } from './tool-call.js';
+import { everythingServer, fixtureServer } from './test-support.js';
+
+describe('McpToolHost with a fixture server and server-everything', () => {
+  let host: McpToolHost;
+  const updates: ToolCall[] = [];
+  const answers: ConfirmationOptionId[] = [];
+
+  beforeAll(async () => {
+    host = await McpToolHost.create({
+      settings: {
+        mcpServers: {
+          fixture: fixtureServer('basic', { trust: true, timeout: 20_000, env: { FIXTURE_SECRET: 'super-secret-value' } }),
+          everything: everythingServer({ timeout: 20_000 }),
+        },
+      },
+      ui: { confirm: async () => answers.shift() ?? 'cancel' },
+    });
+    host.on('tool-call-update', (call) => updates.push(call));
+    await host.discover();
+  });
+
+  afterAll(async () => {
+    await host.close();
+  });
+
+  it('discovers both servers and resolves the echo name conflict in settings order', () => {
+    const tools = host.listToolDefinitions();
+    const echo = tools.filter((tool) => tool.originalName === 'echo');
+    expect(echo.map((tool) => [tool.serverName, tool.name])).toEqual([
+      ['fixture', 'echo'],
+      ['everything', 'everything__echo'],
+    ]);
+    expect(tools.some((tool) => tool.name === 'get-tiny-image')).toBe(true);
+  });
+
+  it('shows the /mcp status view without environment values', () => {
+    const text = host.formatStatus();
+    expect(text).toMatch(/📡 fixture \(CONNECTED\)\n {2}Command: .*node.* .*basic\.js/);
+    expect(text).toContain('Timeout: 20000ms');
+    expect(text).toContain('Environment: FIXTURE_SECRET (values hidden)');
+    expect(text).not.toContain('super-secret-value');
+    expect(text).toContain('📡 everything (CONNECTED)');
+    expect(text).toContain('Discovery State: COMPLETED');
+    const status = host.getStatus();
+    expect(status.servers.map((server) => server.status)).toEqual(['connected', 'connected']);
+    expect(JSON.stringify(status)).not.toContain('super-secret-value');
+  });
+
+  it('asks before running an untrusted tool and maps an image result', async () => {
+    updates.length = 0;
+    answers.push('proceed_once');
+    const result = await host.callTool('get-tiny-image', {}, { toolCallId: 'img-1' });
+    expect(result.isError).toBe(false);
+    expect(result.parts[0]).toMatchObject({ type: 'text' });
+    expect(result.parts.find((part) => part.type === 'inlineData')).toMatchObject({ mimeType: 'image/png' });
+    expect(result.display).toContain('[Image: image/png]');
+    const statuses = updates.filter((u) => u.toolCallId === 'img-1').map((u) => u.status);
+    expect(statuses).toEqual(['PENDING', 'PENDING', 'EXECUTING', 'SUCCEEDED']);
+    const pending = updates.find((u) => u.confirmationRequest);
+    expect(pending?.confirmationRequest?.mcpDetails).toMatchObject({ serverName: 'everything', toolName: 'get-tiny-image' });
+    expect(pending?.confirmationRequest?.options.map((o) => o.id)).toEqual([
+      'proceed_once',
+      'proceed_always_tool',
+      'proceed_always_server',
+      'cancel',
+    ]);
+  });
+
+  it('goes PENDING → CANCELLED when the user declines, without calling the server', async () => {
+    updates.length = 0;
+    answers.push('cancel');
+    const result = await host.callTool('everything__echo', { message: 'never sent' }, { toolCallId: 'declined' });
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe('TOOL_CALL_DENIED');
+    expect(updates.map((u) => u.status)).toEqual(['PENDING', 'PENDING', 'CANCELLED']);
+  });
+
+  it('runs a trusted tool without asking', async () => {
+    updates.length = 0;
+    const result = await host.callTool('echo', { message: 'hello' });
+    expect(result.parts).toEqual([{ type: 'text', text: 'hello' }]);
+    expect(updates.map((u) => u.status)).toEqual(['PENDING', 'EXECUTING', 'SUCCEEDED']);
+    expect(updates.some((u) => u.confirmationRequest)).toBe(false);
+  });
+
+  it('reports an unknown tool as a failed call the model can read', async () => {
+    const result = await host.callTool('no-such-tool', {});
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe('TOOL_NOT_FOUND');
+    expect(result.parts[0]).toMatchObject({ type: 'text' });
+  });
+
+  it('reports isError results as FAILED with the server text for the model', async () => {
+    const result = await host.callTool('fail', { reason: 'boom' });
+    expect(result.isError).toBe(true);
+    expect(result.error?.code).toBe('TOOL_REPORTED_ERROR');
+    expect(result.toolCall.status).toBe('FAILED');
+    expect(JSON.stringify(result.parts)).toContain('boom');
+  });
+
+  it('runs prompts as slash commands, named and positional', async () => {
+    const named = await host.runSlashCommand('/poem-writer --title="Gemini CLI" --mood="reverent"');
+    expect(named).toMatchObject({ kind: 'prompt', serverName: 'fixture', arguments: { title: 'Gemini CLI', mood: 'reverent' } });
+    expect(named.text).toBe('Write a reverent poem called "Gemini CLI".');
+    const positional = await host.runSlashCommand('/poem-writer "Gemini CLI" reverent');
+    expect(positional.text).toBe(named.text);
+  });
+
+  it('lists what is missing when a required prompt argument is not given', async () => {
+    const error = await host.runSlashCommand('/poem-writer --mood=calm').catch((e: unknown) => e);
+    expect(HostError.isInstance(error)).toBe(true);
+    expect((error as HostError).code).toBe('MISSING_PROMPT_ARGUMENTS');
+    expect((error as HostError).missingArguments).toEqual(['title']);
+    expect((error as HostError).message).toContain('--title');
+  });
+
+  it('resolves prompt name conflicts like tool names and lists every prompt', async () => {
+    const prompts = host.listPrompts();
+    expect(prompts.find((p) => p.name === 'poem-writer')?.serverName).toBe('fixture');
+    const args = prompts.find((p) => p.promptName === 'args-prompt');
+    expect(args?.serverName).toBe('everything');
+    const result = await host.runSlashCommand(`/${args?.name ?? ''} Paris`);
+    expect(result.text).toContain('Paris');
+  });
+
+  it('answers commands/get and command/execute', async () => {
+    const { commands } = host.listCommands();
+    expect(commands[0]?.name).toBe('mcp');
+    const poem = commands.find((c) => c.name === 'poem-writer');
+    expect(poem?.arguments).toEqual([
+      { name: 'title', description: 'Title of the poem', isRequired: true },
+      { name: 'mood', description: 'Mood', isRequired: false },
+    ]);
+    const ok = await host.executeCommand({ commandPath: ['poem-writer'], args: '--title=Sea' });
+    expect(ok.status).toBe('STARTED');
+    expect(ok.result?.text).toContain('"Sea"');
+    const status = await host.executeCommand({ commandPath: ['mcp', 'desc'] });
+    expect(status.result?.text).toContain('MCP Servers Status:');
+    const failed = await host.executeCommand({ commandPath: ['poem-writer'] });
+    expect(failed.status).toBe('FAILED_TO_START');
+    expect(failed.error?.code).toBe('MISSING_PROMPT_ARGUMENTS');
+    const unknown = await host.executeCommand({ commandPath: ['nope'] });
+    expect(unknown.error?.code).toBe('COMMAND_NOT_FOUND');
+  });
+
+  it('exposes server instructions', () => {
+    const instructions = host.getServerInstructions();
+    expect(instructions.every((entry) => entry.instructions.length > 0)).toBe(true);
+    expect(instructions.map((entry) => entry.serverName)).toContain('everything');
+  });
+
+  it('handles a model response through the adapter', async () => {
+    const adapter = createScriptedAdapter({
+      turns: [{ toolCalls: [{ id: 'a', name: 'echo', arguments: { message: 'one' } }, { id: 'b', name: 'add', arguments: { a: 2, b: 3 } }] }],
+    });
+    const scripted = await McpToolHost.create({ settings: { mcpServers: { fixture: fixtureServer('basic', { trust: true }) } }, adapter });
+    try {
+      await scripted.discover();
+      expect(scripted.listTools().map((tool) => tool.name)).toContain('add');
+      const handled = await scripted.handleModelResponse(adapter.nextTurn());
+      expect(handled.calls.map((call) => call.id)).toEqual(['a', 'b']);
+      expect(handled.toolResults?.outcomes.map((outcome) => outcome.parts[0])).toEqual([
+        { type: 'text', text: 'one' },
+        { type: 'text', text: '5' },
+      ]);
+      expect(handled.outcomes[1]?.structuredContent).toEqual({ sum: 5 });
+    } finally {
+      await scripted.close();
+    }
+  });
+});

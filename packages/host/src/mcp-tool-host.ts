@@ -1,0 +1,402 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MCP_TIMEOUT_MS, type ConfigError, type ConfigWarning } from '@toolhost/config';
+import { DEFAULT_CLIENT_INFO, McpServerManager, type RegisteredTool } from '@toolhost/discovery';
+import { buildStatus } from './build-status.js';
+import {
+  RootsController,
+  createClientFeatures,
+  type AttachedClientFeatures,
+  type ServerLogEvent,
+} from './client-features/index.js';
+import { createScriptedAdapter } from './create-scripted-adapter.js';
+import { formatStatus } from './format-status.js';
+import { HostError } from './host-error.js';
+import { HostEventEmitter, type HostEventListener, type HostEvents } from './host-events.js';
+import type { McpToolHostOptions } from './host-options.js';
+import type { FormatStatusOptions, HostStatus } from './host-status.js';
+import type { HostToolDefinition, ModelAdapter, ModelToolCall } from './model-adapter.js';
+import { buildPromptCommands, runPromptCommand } from './prompt-commands.js';
+import { resolveServers, type ResolvedServer } from './resolve-servers.js';
+import { runToolCall, type ToolCallResult } from './run-tool-call.js';
+import {
+  formatPromptHelp,
+  parseSlashCommandLine,
+  promptToSlashCommand,
+  type ExecuteSlashCommandRequest,
+  type ExecuteSlashCommandResponse,
+  type GetAllSlashCommandsResponse,
+  type PromptCommand,
+  type SlashCommandResult,
+} from './slash-command.js';
+import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.js';
+import { createToolPolicy, type ToolPolicy } from './tool-policy.js';
+import { mapToolResult, type ResultMappingOptions } from './map-tool-result.js';
+import type { UiHooks } from './ui-hooks.js';
+
+/** Default overall cap of one tool call (progress cannot keep it alive longer). */
+export const DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS = 3_600_000;
+
+/** The answer of {@link McpToolHost.handleModelResponse}. */
+export interface HandledModelResponse<TToolResults> {
+  /** The tool calls found in the response, in order. */
+  readonly calls: readonly ModelToolCall[];
+  /** One outcome per call, in order. */
+  readonly outcomes: readonly ToolCallResult[];
+  /** The results in the vendor's format, for the next request; undefined when the model asked for no tool. */
+  readonly toolResults: TToolResults | undefined;
+}
+
+/** Instructions a server sent in `initialize`. */
+export interface ServerInstructions {
+  /** The server. */
+  readonly serverName: string;
+  /** Its instructions. */
+  readonly instructions: string;
+}
+
+let executionCounter = 0;
+
+/**
+ * Every MCP tool working in your agent: reads the `mcpServers` settings, connects to every
+ * server, offers their tools to the model through a {@link ModelAdapter}, asks the user
+ * before a tool runs, calls it and maps the result into the parts the model expects.
+ * Prompts become slash commands; `/mcp` shows the status.
+ *
+ * @example
+ * ```ts
+ * const host = await McpToolHost.create({ projectDir: process.cwd(), adapter, ui: { confirm } });
+ * await host.discover();
+ * const tools = host.listTools();                 // vendor declarations
+ * const { toolResults } = await host.handleModelResponse(response);
+ * await host.close();
+ * ```
+ */
+export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = unknown> {
+  /** The model adapter in use. */
+  readonly adapter: ModelAdapter<TTool, TResponse, TToolResults>;
+  /** Problems found reading the settings (bad entries are skipped, the others load). */
+  readonly configErrors: readonly ConfigError[];
+  /** Warnings found reading the settings (unknown fields, ...). */
+  readonly configWarnings: readonly ConfigWarning[];
+  /** The folders offered to servers as roots; `setFolders` notifies every connected server. */
+  readonly roots: RootsController;
+
+  readonly #servers: readonly ResolvedServer[];
+  readonly #ui: UiHooks;
+  readonly #events = new HostEventEmitter();
+  readonly #manager: McpServerManager;
+  readonly #policy: ToolPolicy;
+  readonly #clientInfo: Implementation;
+  readonly #maxTotalCallTimeoutMs: number;
+  readonly #resultMapping: ResultMappingOptions;
+  readonly #attached = new Map<string, { client: Client; features: AttachedClientFeatures }>();
+  #closed = false;
+  #callCounter = 0;
+
+  private constructor(
+    options: McpToolHostOptions<TTool, TResponse, TToolResults>,
+    resolved: Awaited<ReturnType<typeof resolveServers>>,
+  ) {
+    this.adapter = options.adapter ?? (createScriptedAdapter() as unknown as ModelAdapter<TTool, TResponse, TToolResults>);
+    this.#ui = options.ui ?? {};
+    this.#servers = resolved.servers;
+    this.configErrors = resolved.errors;
+    this.configWarnings = resolved.warnings;
+    this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#maxTotalCallTimeoutMs = options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS;
+    this.#resultMapping = options.resultMapping ?? {};
+    this.roots = new RootsController({
+      folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
+    });
+    this.#policy = createToolPolicy({
+      servers: this.#servers,
+      ...(options.stores ? { stores: options.stores } : {}),
+    });
+    this.#manager = new McpServerManager({
+      servers: this.#servers,
+      clientInfo: this.#clientInfo,
+      createClient: (serverName) => this.createClient(serverName),
+      ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
+      ...(options.reconnect ? { reconnect: options.reconnect } : {}),
+    });
+    this.#manager.on('server-status-change', (change) => {
+      const event = {
+        serverName: change.serverName,
+        status: change.status,
+        previousStatus: change.previousStatus,
+        ...(change.error ? { error: change.error.message } : {}),
+      };
+      this.#events.emit('server-status-change', event);
+      this.#ui.onStatusChange?.(event);
+    });
+    this.#manager.on('discovery-state-change', ({ state }) => this.#events.emit('discovery-state-change', { state }));
+    this.#manager.on('tools-change', () => this.#events.emit('registry-change', { kind: 'tools' }));
+    this.#manager.on('prompts-change', () => this.#events.emit('registry-change', { kind: 'prompts' }));
+    this.#manager.on('resources-change', () => this.#events.emit('registry-change', { kind: 'resources' }));
+  }
+
+  /**
+   * Create a host. Reads the settings files (or takes `settings` directly) but connects to
+   * nothing until {@link McpToolHost.discover}.
+   */
+  static async create<TTool = unknown, TResponse = unknown, TToolResults = unknown>(
+    options: McpToolHostOptions<TTool, TResponse, TToolResults> = {},
+  ): Promise<McpToolHost<TTool, TResponse, TToolResults>> {
+    if (options.adapter && options.adapter.specificationVersion !== 'v1') {
+      throw new HostError({
+        code: 'INVALID_OPTIONS',
+        message: `The model adapter "${options.adapter.provider}" implements contract "${String(options.adapter.specificationVersion)}", but this host supports "v1"; upgrade the adapter package.`,
+      });
+    }
+    let resolved: Awaited<ReturnType<typeof resolveServers>>;
+    try {
+      resolved = await resolveServers(options);
+    } catch (error) {
+      throw new HostError({
+        code: 'SETTINGS_LOAD_FAILED',
+        message: `Could not load the MCP settings: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      });
+    }
+    return new McpToolHost(options, resolved);
+  }
+
+  /** Listen to a host event; the returned function removes the listener. */
+  on<K extends keyof HostEvents>(event: K, listener: HostEventListener<K>): () => void {
+    return this.#events.on(event, listener);
+  }
+
+  /**
+   * Build the SDK client for one server connection: capabilities and request handlers for
+   * sampling, elicitation, roots, logging and resource updates. Called by discovery for every
+   * connection attempt; override in a subclass to add handlers of your own.
+   */
+  protected createClient(serverName: string): Client {
+    const features = createClientFeatures({
+      serverName,
+      adapter: this.adapter,
+      hooks: this.#ui,
+      roots: this.roots,
+      onLog: (event: ServerLogEvent) => this.#events.emit('server-log', event),
+      onResourceUpdated: (event) => this.#events.emit('resource-update', event),
+    });
+    const client = new Client(this.#clientInfo, { capabilities: features.capabilities });
+    this.#attached.get(serverName)?.features.detach();
+    this.#attached.set(serverName, { client, features: features.attach(client) });
+    return client;
+  }
+
+  /** Connect to every server in parallel and discover their tools, prompts and resources. */
+  async discover(): Promise<HostStatus> {
+    this.#assertOpen();
+    await this.#manager.discoverAll();
+    return this.getStatus();
+  }
+
+  /** The tools in the host's vendor-neutral form. */
+  listToolDefinitions(): HostToolDefinition[] {
+    return this.#manager.tools.list().map(toToolDefinition);
+  }
+
+  /** The tools as the adapter's vendor declarations, ready for the model request. */
+  listTools(): TTool[] {
+    return this.adapter.toTools(this.listToolDefinitions());
+  }
+
+  /**
+   * Run one tool call: argument validation, confirmation, the call with the server's timeout
+   * (progress resets it, up to an overall cap), and result mapping. Aborting `signal` sends
+   * `notifications/cancelled` to the server. Never throws for a failed call: the outcome says
+   * what happened, in words the model can use, and `error` carries the typed {@link HostError}.
+   */
+  async callTool(
+    name: string,
+    args: Record<string, unknown> = {},
+    options: { readonly signal?: AbortSignal; readonly toolCallId?: string } = {},
+  ): Promise<ToolCallResult> {
+    this.#assertOpen();
+    const call: ModelToolCall = { name, arguments: args, ...(options.toolCallId ? { id: options.toolCallId } : {}) };
+    return this.#runCall(call, options.signal);
+  }
+
+  /**
+   * Convenience for one model turn: find the tool calls in the vendor response, run each in
+   * order (confirmations are asked one at a time), and turn the outcomes into the vendor's
+   * tool-result format for the next request.
+   */
+  async handleModelResponse(
+    response: TResponse,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<HandledModelResponse<TToolResults>> {
+    this.#assertOpen();
+    const calls = this.adapter.getToolCalls(response);
+    const outcomes: ToolCallResult[] = [];
+    for (const call of calls) outcomes.push(await this.#runCall(call, options.signal));
+    return { calls, outcomes, toolResults: calls.length > 0 ? this.adapter.toToolResults(outcomes) : undefined };
+  }
+
+  /** The MCP prompts, as slash commands (sorted by name). */
+  listPrompts(): PromptCommand[] {
+    return this.#promptCommands().sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /**
+   * Run a slash command line: a prompt (`/poem-writer --title="Gemini CLI" --mood="reverent"`,
+   * or positional `/poem-writer "Gemini CLI" reverent`) returns its text ready for the model;
+   * `/name --help` describes a prompt's arguments; `/mcp` returns the status view.
+   *
+   * @throws HostError `INVALID_SLASH_COMMAND`, `COMMAND_NOT_FOUND`, `MISSING_PROMPT_ARGUMENTS`,
+   * `SERVER_NOT_FOUND`, `PROMPT_FAILED`, `INVALID_PROMPT_RESPONSE`
+   */
+  async runSlashCommand(line: string, options: { readonly signal?: AbortSignal } = {}): Promise<SlashCommandResult> {
+    this.#assertOpen();
+    const { name, args } = parseSlashCommandLine(line);
+    const builtIn = BUILT_IN_COMMANDS.find((command) => command.name === name);
+    if (builtIn) return runBuiltInCommand({ name, args, status: () => this.getStatus() });
+    const command = this.#promptCommands().find((prompt) => prompt.name === name);
+    if (!command) {
+      const known = [...BUILT_IN_COMMANDS.map((c) => c.name), ...this.#promptCommands().map((c) => c.name)];
+      throw new HostError({
+        code: 'COMMAND_NOT_FOUND',
+        commandName: name,
+        message: `Unknown command "/${name}". Available commands: ${known.map((c) => `/${c}`).join(', ')}.`,
+      });
+    }
+    if (/^(--help|-h)$/.test(args)) return { kind: 'text', commandName: command.name, text: formatPromptHelp(command) };
+    return runPromptCommand({
+      command,
+      args,
+      client: this.#manager.getClient(command.serverName),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /** Every slash command, in the shape of the development-tool extension's `commands/get`. */
+  listCommands(): GetAllSlashCommandsResponse {
+    return { commands: [...BUILT_IN_COMMANDS, ...this.listPrompts().map(promptToSlashCommand)] };
+  }
+
+  /**
+   * Run a slash command, in the shape of the development-tool extension's `command/execute`.
+   * Never throws: a command that cannot run answers `FAILED_TO_START` with the reason.
+   */
+  async executeCommand(
+    request: ExecuteSlashCommandRequest,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<ExecuteSlashCommandResponse> {
+    executionCounter += 1;
+    const executionId = `command-${Date.now().toString(36)}-${executionCounter}`;
+    const line = `/${request.commandPath.join(' ')}${request.args ? ` ${request.args}` : ''}`;
+    try {
+      const result = await this.runSlashCommand(line, options);
+      return { executionId, status: 'STARTED', message: '', result };
+    } catch (error) {
+      const hostError = HostError.isInstance(error)
+        ? error
+        : new HostError({ code: 'PROMPT_FAILED', message: error instanceof Error ? error.message : String(error), cause: error });
+      return { executionId, status: 'FAILED_TO_START', message: hostError.message, error: hostError };
+    }
+  }
+
+  /** The `/mcp` view as data: every server (no env or header values) and the discovery state. */
+  getStatus(): HostStatus {
+    return buildStatus({
+      discoveryState: this.#manager.getDiscoveryState(),
+      servers: this.#servers,
+      snapshots: this.#manager.listServers(),
+      tools: this.#manager.tools.list(),
+      prompts: this.#promptCommands(),
+    });
+  }
+
+  /** The `/mcp` view as text, as the seeds show it. */
+  formatStatus(options: FormatStatusOptions = {}): string {
+    return formatStatus(this.getStatus(), options);
+  }
+
+  /** The `instructions` of every connected server that sent some, for the host's system prompt. */
+  getServerInstructions(): ServerInstructions[] {
+    return this.#manager
+      .listServers()
+      .filter((server) => server.status === 'connected' && server.instructions)
+      .map((server) => ({ serverName: server.name, instructions: server.instructions ?? '' }));
+  }
+
+  /** The discovery layer underneath, for features the host does not wrap (resources, reconnect). */
+  get manager(): McpServerManager {
+    return this.#manager;
+  }
+
+  /** End every connection and child process. The host cannot be used afterwards. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const { features } of this.#attached.values()) features.detach();
+    this.#attached.clear();
+    await this.#manager.close();
+    this.#events.clear();
+  }
+
+  #promptCommands(): PromptCommand[] {
+    return buildPromptCommands(
+      this.#manager.prompts.list(),
+      BUILT_IN_COMMANDS.map((command) => command.name),
+    );
+  }
+
+  #runCall(call: ModelToolCall, signal: AbortSignal | undefined): Promise<ToolCallResult> {
+    const timeoutOf = (serverName: string): number =>
+      this.#servers.find((server) => server.name === serverName)?.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+    return runToolCall(
+      {
+        findTool: (name) => {
+          const entry = this.#manager.tools.get(name);
+          return entry ? { definition: toToolDefinition(entry), timeoutMs: timeoutOf(entry.serverName) } : undefined;
+        },
+        listToolNames: () => this.#manager.tools.list().map((tool) => tool.registeredName),
+        validateArguments: (tool, args) => this.#policy.validateArguments(tool, args),
+        checkConfirmation: (tool) => this.#policy.check(tool),
+        recordChoice: (tool, choice) => this.#policy.record(tool, choice),
+        ...(this.#ui.confirm ? { confirm: this.#ui.confirm.bind(this.#ui) } : {}),
+        invoke: (tool, args, invokeOptions) => this.#manager.callTool(tool.name, args, invokeOptions),
+        mapResult: (result, tool) => mapToolResult(result, tool, this.#resultMapping),
+        emit: (toolCall) => {
+          this.#events.emit('tool-call-update', toolCall);
+          this.#ui.onToolCallUpdate?.(toolCall);
+        },
+        onProgress: (event) => {
+          this.#events.emit('tool-progress', event);
+          this.#ui.onProgress?.(event);
+        },
+        maxTotalTimeoutMs: this.#maxTotalCallTimeoutMs,
+        newToolCallId: () => {
+          this.#callCounter += 1;
+          return `toolcall-${this.#callCounter}`;
+        },
+      },
+      call,
+      signal ? { signal } : {},
+    );
+  }
+
+  #assertOpen(): void {
+    if (this.#closed) {
+      throw new HostError({ code: 'HOST_CLOSED', message: 'This McpToolHost was closed; create a new one to use MCP servers again.' });
+    }
+  }
+}
+
+function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
+  const { tool } = entry;
+  return {
+    name: entry.registeredName,
+    serverName: entry.serverName,
+    originalName: entry.originalName,
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+  };
+}

@@ -1,0 +1,125 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RegisteredPrompt } from '@toolhost/discovery';
+import { HostError } from './host-error.js';
+import { parsePromptArguments } from './parse-prompt-arguments.js';
+import type { PromptCommand, SlashCommandResult } from './slash-command.js';
+
+/** Timeout of `prompts/get`, as in Gemini CLI (the SDK default). */
+export const PROMPT_TIMEOUT_MS = 60_000;
+
+/**
+ * Turn the registered prompts into slash commands. Prompt names were made unique across
+ * servers by discovery (like tool names); a prompt that would shadow a built-in command
+ * becomes `serverName.name` (then `serverName.name2`, ...).
+ */
+export function buildPromptCommands(prompts: readonly RegisteredPrompt[], builtIns: readonly string[]): PromptCommand[] {
+  const taken = new Set(builtIns);
+  for (const entry of prompts) taken.add(entry.registeredName);
+  return prompts.map((entry) => {
+    let name = entry.registeredName;
+    if (builtIns.includes(name)) {
+      const base = `${entry.serverName}.${entry.registeredName}`;
+      name = base;
+      for (let counter = 2; taken.has(name); counter++) name = `${base}${counter}`;
+      taken.add(name);
+    }
+    const prompt = entry.prompt;
+    const args = prompt.arguments ?? [];
+    return {
+      name,
+      serverName: entry.serverName,
+      promptName: entry.originalName,
+      ...(prompt.title ? { title: prompt.title } : {}),
+      description: prompt.description ?? '',
+      arguments: args.map((argument) => ({
+        name: argument.name,
+        ...(argument.description ? { description: argument.description } : {}),
+        required: argument.required === true,
+      })),
+      autoExecute: args.length === 0,
+    };
+  });
+}
+
+function promptText(result: GetPromptResult): string {
+  const texts: string[] = [];
+  for (const message of result.messages) {
+    const content = message.content;
+    if (content.type === 'text') texts.push(content.text);
+    else if (content.type === 'resource' && 'text' in content.resource) texts.push(content.resource.text);
+  }
+  return texts.join('\n\n');
+}
+
+/** Options of {@link runPromptCommand}. */
+export interface RunPromptCommandOptions {
+  /** The command to run. */
+  readonly command: PromptCommand;
+  /** The argument text after the command name. */
+  readonly args: string;
+  /** The server's connected client, when it is connected. */
+  readonly client: Client | undefined;
+  /** Aborts `prompts/get`. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Parse the arguments of a prompt command, call `prompts/get` and return the prompt text for the model.
+ *
+ * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_FOUND`, `PROMPT_FAILED` or `INVALID_PROMPT_RESPONSE`.
+ */
+export async function runPromptCommand(options: RunPromptCommandOptions): Promise<SlashCommandResult> {
+  const { command, client } = options;
+  const parsed = parsePromptArguments(options.args, command.arguments);
+  if (parsed.missing.length > 0) {
+    throw new HostError({
+      code: 'MISSING_PROMPT_ARGUMENTS',
+      serverName: command.serverName,
+      commandName: command.name,
+      missingArguments: parsed.missing,
+      message: `Missing required argument(s) for /${command.name}: ${parsed.missing.map((name) => `--${name}`).join(', ')}. Example: /${command.name} ${parsed.missing.map((name) => `--${name}="..."`).join(' ')}`,
+    });
+  }
+  if (!client) {
+    throw new HostError({
+      code: 'SERVER_NOT_FOUND',
+      serverName: command.serverName,
+      commandName: command.name,
+      message: `MCP server "${command.serverName}" is not connected, so /${command.name} cannot run. Check the server with /mcp.`,
+    });
+  }
+  let result: GetPromptResult;
+  try {
+    result = await client.getPrompt(
+      { name: command.promptName, arguments: parsed.values },
+      { timeout: PROMPT_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+  } catch (error) {
+    throw new HostError({
+      code: 'PROMPT_FAILED',
+      serverName: command.serverName,
+      commandName: command.name,
+      message: `Error invoking prompt "${command.promptName}" of MCP server "${command.serverName}": ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+  const text = promptText(result);
+  if (!text) {
+    throw new HostError({
+      code: 'INVALID_PROMPT_RESPONSE',
+      serverName: command.serverName,
+      commandName: command.name,
+      message: `MCP server "${command.serverName}" returned no text for prompt "${command.promptName}"; nothing can be sent to the model.`,
+    });
+  }
+  return {
+    kind: 'prompt',
+    commandName: command.name,
+    serverName: command.serverName,
+    promptName: command.promptName,
+    arguments: parsed.values,
+    text,
+    messages: result.messages.map((message) => ({ role: message.role, content: message.content })),
+  };
+}

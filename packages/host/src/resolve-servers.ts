@@ -1,0 +1,107 @@
+import {
+  createServerAccessPolicy,
+  getServerTransport,
+  loadSettings,
+  parseSettingsText,
+  type ConfigError,
+  type ConfigWarning,
+  type EnvironmentVariables,
+  type McpServerConfig,
+  type ServerTransportInfo,
+} from '@toolhost/config';
+import type { ServerDefinition } from '@toolhost/discovery';
+
+/** MCP settings given directly to the host, in the shape of a settings file. */
+export interface HostSettings {
+  /** Server entries by name, as in `settings.json`. Checked and `$VAR`-expanded like a file. */
+  readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
+  /** Server allow and exclude lists. */
+  readonly mcp?: {
+    /** Only these servers may be used; `[]` allows none. */
+    readonly allowed?: readonly string[];
+    /** These servers may never be used; wins over `allowed`. */
+    readonly excluded?: readonly string[];
+  };
+}
+
+/** Where to read settings files from when no `settings` object is given. */
+export interface SettingsSource {
+  /** Settings given directly; when set, no file is read. */
+  readonly settings?: HostSettings;
+  /** Folder name of the settings files (`.gemini`, `.qwen` read those CLIs' files). @default '.toolhost' */
+  readonly appDir?: string;
+  /** The project folder whose `<appDir>/settings.json` is read. */
+  readonly projectDir?: string;
+  /** The user's home folder. @default os.homedir() */
+  readonly homeDir?: string;
+  /** Full path of a system settings file. */
+  readonly systemSettingsPath?: string;
+  /** Variables for `$VAR` expansion. @default process.env */
+  readonly env?: EnvironmentVariables;
+}
+
+/** One server the host will manage. */
+export interface ResolvedServer extends ServerDefinition {
+  /** How the server is reached (for the status view). */
+  readonly transport: ServerTransportInfo;
+}
+
+/** The servers to manage, plus what went wrong reading them. */
+export interface ResolvedServers {
+  /** Servers in priority order. */
+  readonly servers: readonly ResolvedServer[];
+  /** Problems that stopped an entry or file from loading. */
+  readonly errors: readonly ConfigError[];
+  /** Problems that did not stop anything. */
+  readonly warnings: readonly ConfigWarning[];
+}
+
+/** Turn a settings object or the settings files into the server list for discovery. */
+export async function resolveServers(source: SettingsSource): Promise<ResolvedServers> {
+  const env = source.env ?? process.env;
+  if (source.settings) {
+    const parsed = parseSettingsText({
+      text: JSON.stringify(source.settings),
+      filePath: '(McpToolHost settings option)',
+      scope: 'project',
+      env,
+    });
+    const policy = createServerAccessPolicy({
+      allowed: parsed.allowed,
+      excluded: parsed.excluded,
+      invalidListMessage: parsed.invalidList
+        ? 'Every MCP server is blocked because mcp.allowed or mcp.excluded is malformed in the settings given to McpToolHost.'
+        : undefined,
+    });
+    const servers: ResolvedServer[] = [];
+    for (const entry of parsed.servers) {
+      const transport = entry.config ? getServerTransport(entry.config) : undefined;
+      if (!entry.config || !transport) continue;
+      servers.push({
+        name: entry.name,
+        config: entry.config,
+        transport,
+        blockedReason: policy.getServerBlockReason(entry.name)?.message,
+      });
+    }
+    return { servers, errors: parsed.errors, warnings: parsed.warnings };
+  }
+  const loaded = await loadSettings({
+    env,
+    ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
+    ...(source.projectDir !== undefined ? { projectDir: source.projectDir } : {}),
+    ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
+    ...(source.systemSettingsPath !== undefined ? { systemSettingsPath: source.systemSettingsPath } : {}),
+  });
+  return {
+    servers: loaded.servers.map((server) => ({
+      name: server.name,
+      config: server.config,
+      transport: server.transport,
+      blockedReason: server.blockReason?.message,
+      disabled: !server.enabled,
+    })),
+    errors: loaded.errors,
+    warnings: loaded.warnings,
+  };
+}

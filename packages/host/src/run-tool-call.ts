@@ -1,0 +1,282 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { describeToolArguments } from './describe-tool-arguments.js';
+import { HostError, type HostErrorCode } from './host-error.js';
+import type { HostToolDefinition, ModelToolCall, ToolCallOutcome, ToolResultPart } from './model-adapter.js';
+import {
+  CONFIRMATION_OPTIONS,
+  type ConfirmationOptionId,
+  type ConfirmationRequest,
+  type ToolCall,
+  type ToolCallProgress,
+} from './tool-call.js';
+import type { ToolCallProgressEvent, UiHooks } from './ui-hooks.js';
+
+/** What the confirmation layer says about one call before anyone is asked. */
+export type ConfirmationCheck =
+  | { readonly kind: 'allowed' }
+  | { readonly kind: 'denied'; readonly message: string }
+  | { readonly kind: 'ask'; readonly changedSinceApproval?: readonly string[] };
+
+/** Options of one call to a server, passed to the discovery layer. */
+export interface InvokeOptions {
+  /** Aborts the call; the SDK sends `notifications/cancelled`. */
+  readonly signal?: AbortSignal;
+  /** The server's request timeout. */
+  readonly timeout: number;
+  /** Progress callback; progress resets the timeout. */
+  readonly onprogress: (progress: ToolCallProgress) => void;
+  /** Always true: progress keeps a long call alive. */
+  readonly resetTimeoutOnProgress: true;
+  /** Overall cap, whatever progress arrives. */
+  readonly maxTotalTimeout: number;
+}
+
+/** A tool result mapped for the model and the user. */
+export interface MappedResult {
+  /** Parts for the model. */
+  readonly parts: readonly ToolResultPart[];
+  /** Short user-facing summary. */
+  readonly display: string;
+  /** Whether the tool reported an error. */
+  readonly isError: boolean;
+  /** The server's `structuredContent`. */
+  readonly structuredContent?: Readonly<Record<string, unknown>>;
+}
+
+/** Everything {@link runToolCall} needs; the host wires these to discovery, confirmation and content-mapper. */
+export interface RunToolCallDependencies {
+  /** The registered tool and the server's timeout, or undefined when the name is unknown. */
+  findTool(name: string): { readonly definition: HostToolDefinition; readonly timeoutMs: number } | undefined;
+  /** Every registered name (for the not-found message). */
+  listToolNames(): readonly string[];
+  /** A message describing what is wrong with the arguments, or undefined when they are valid. */
+  validateArguments(tool: HostToolDefinition, args: Readonly<Record<string, unknown>>): string | undefined;
+  /** Whether the call may run without asking. */
+  checkConfirmation(tool: HostToolDefinition): Promise<ConfirmationCheck>;
+  /** Record the user's choice (allow-lists, pinned approvals). */
+  recordChoice(tool: HostToolDefinition, choice: ConfirmationOptionId): Promise<void>;
+  /** The UI's confirm hook; absent means non-interactive. */
+  readonly confirm?: UiHooks['confirm'];
+  /** Call the tool on its server. */
+  invoke(tool: HostToolDefinition, args: Record<string, unknown>, options: InvokeOptions): Promise<CallToolResult>;
+  /** Map a result for the model and the user. */
+  mapResult(result: CallToolResult, tool: HostToolDefinition): MappedResult;
+  /** Report a lifecycle update. */
+  emit(toolCall: ToolCall): void;
+  /** Report progress. */
+  onProgress(event: ToolCallProgressEvent): void;
+  /** Overall cap of one call, in milliseconds. */
+  readonly maxTotalTimeoutMs: number;
+  /** A fresh tool-call id, used when the model gave none. */
+  newToolCallId(): string;
+}
+
+/** The result of one tool call: the outcome for the adapter, plus what the UI needs. */
+export interface ToolCallResult extends ToolCallOutcome {
+  /** Short user-facing summary (or the error message). */
+  readonly display: string;
+  /** The final state of the call, as last sent in `tool-call-update`. */
+  readonly toolCall: ToolCall;
+  /** The typed error when the call did not succeed. */
+  readonly error?: HostError;
+}
+
+function errorCodeOf(error: unknown, signal: AbortSignal | undefined): HostErrorCode {
+  if (signal?.aborted) return 'TOOL_CALL_CANCELLED';
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'REQUEST_CANCELLED') return 'TOOL_CALL_CANCELLED';
+  if (code === 'REQUEST_TIMEOUT' || code === -32001) return 'TOOL_CALL_TIMEOUT';
+  return 'TOOL_CALL_FAILED';
+}
+
+function progressText(progress: ToolCallProgress): string {
+  const amount = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+  return progress.message ? `${amount} ${progress.message}` : amount;
+}
+
+/**
+ * Run one model tool call through the whole pipeline, reporting every lifecycle step:
+ * look-up → `PENDING` → argument validation → confirmation (`PENDING` with the request) →
+ * `EXECUTING` (with progress) → `SUCCEEDED`, `FAILED` or `CANCELLED`. Never throws: failures
+ * come back as an error outcome the model can read.
+ */
+export async function runToolCall(
+  deps: RunToolCallDependencies,
+  call: ModelToolCall,
+  options: { readonly signal?: AbortSignal } = {},
+): Promise<ToolCallResult> {
+  const { signal } = options;
+  const args: Record<string, unknown> = { ...(call.arguments ?? {}) };
+  const toolCallId = call.id ?? deps.newToolCallId();
+  const found = deps.findTool(call.name);
+  let state: ToolCall = { toolCallId, status: 'PENDING', toolName: call.name, inputParameters: args };
+  const update = (next: Partial<ToolCall> & Pick<ToolCall, 'status'>): ToolCall => {
+    const { confirmationRequest: _dropped, liveContent: _live, progress: _progress, ...rest } = state;
+    state = next.status === state.status ? { ...state, ...next } : { ...rest, ...next };
+    deps.emit(state);
+    return state;
+  };
+  const finishWithError = (error: HostError, status: 'FAILED' | 'CANCELLED'): ToolCallResult => {
+    const toolCall = update({ status, error: { message: error.message, type: error.code } });
+    return {
+      call,
+      parts: [{ type: 'text', text: error.message }],
+      isError: true,
+      display: error.message,
+      toolCall,
+      error,
+    };
+  };
+
+  if (!found) {
+    const names = deps.listToolNames();
+    const shown = names.slice(0, 20).join(', ');
+    return finishWithError(
+      new HostError({
+        code: 'TOOL_NOT_FOUND',
+        toolName: call.name,
+        message: `Tool "${call.name}" is not registered. ${names.length ? `Available tools: ${shown}${names.length > 20 ? ', ...' : ''}.` : 'No MCP tools are available: run discover() first or check the server status.'}`,
+      }),
+      'FAILED',
+    );
+  }
+  const tool = found.definition;
+  const serverFields = { serverName: tool.serverName, serverToolName: tool.originalName };
+  state = { ...state, ...serverFields, description: `${tool.serverName} › ${tool.originalName}` };
+  update({ status: 'PENDING' });
+
+  const invalid = deps.validateArguments(tool, args);
+  if (invalid !== undefined) {
+    return finishWithError(
+      new HostError({
+        code: 'INVALID_TOOL_ARGUMENTS',
+        serverName: tool.serverName,
+        toolName: tool.name,
+        message: `Invalid arguments for tool "${tool.name}": ${invalid}. The server was not called; fix the arguments and call the tool again.`,
+      }),
+      'FAILED',
+    );
+  }
+
+  const check = await deps.checkConfirmation(tool);
+  if (check.kind === 'denied') {
+    return finishWithError(
+      new HostError({ code: 'TOOL_CALL_DENIED', serverName: tool.serverName, toolName: tool.name, message: check.message }),
+      'CANCELLED',
+    );
+  }
+  if (check.kind === 'ask') {
+    const request: ConfirmationRequest = {
+      toolCallId,
+      title: 'Confirm MCP Tool Execution',
+      description: describeToolArguments(args),
+      toolArgs: args,
+      options: CONFIRMATION_OPTIONS,
+      mcpDetails: {
+        serverName: tool.serverName,
+        toolName: tool.originalName,
+        registeredName: tool.name,
+        toolDescription: tool.description,
+        toolParameterSchema: tool.inputSchema,
+      },
+      ...(check.changedSinceApproval ? { changedSinceApproval: check.changedSinceApproval } : {}),
+    };
+    update({ status: 'PENDING', confirmationRequest: request });
+    if (!deps.confirm) {
+      return finishWithError(
+        new HostError({
+          code: 'TOOL_CALL_DENIED',
+          serverName: tool.serverName,
+          toolName: tool.name,
+          message:
+            `Tool "${tool.name}" of MCP server "${tool.serverName}" needs the user's confirmation, but this host is non-interactive (no confirm hook), so the call was denied. ` +
+            `To allow it, set "trust": true on the server entry, add "${tool.serverName}" or "${tool.serverName}.${tool.originalName}" to the allow-list, or give McpToolHost a ui.confirm hook.`,
+        }),
+        'CANCELLED',
+      );
+    }
+    let choice: ConfirmationOptionId = 'cancel';
+    try {
+      const answer = await deps.confirm(request, signal ? { signal } : {});
+      if (CONFIRMATION_OPTIONS.some((option) => option.id === answer)) choice = answer;
+    } catch {
+      choice = 'cancel';
+    }
+    if (choice === 'cancel' || signal?.aborted) {
+      return finishWithError(
+        new HostError({
+          code: signal?.aborted ? 'TOOL_CALL_CANCELLED' : 'TOOL_CALL_DENIED',
+          serverName: tool.serverName,
+          toolName: tool.name,
+          message: signal?.aborted
+            ? `The call to tool "${tool.name}" was cancelled before it ran.`
+            : `The user declined to run tool "${tool.name}" of MCP server "${tool.serverName}".`,
+        }),
+        'CANCELLED',
+      );
+    }
+    await deps.recordChoice(tool, choice);
+  }
+  if (signal?.aborted) {
+    return finishWithError(
+      new HostError({
+        code: 'TOOL_CALL_CANCELLED',
+        serverName: tool.serverName,
+        toolName: tool.name,
+        message: `The call to tool "${tool.name}" was cancelled before it ran.`,
+      }),
+      'CANCELLED',
+    );
+  }
+
+  update({ status: 'EXECUTING' });
+  let result: CallToolResult;
+  try {
+    result = await deps.invoke(tool, args, {
+      ...(signal ? { signal } : {}),
+      timeout: found.timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: Math.max(deps.maxTotalTimeoutMs, found.timeoutMs),
+      onprogress: (progress) => {
+        const snapshot: ToolCallProgress = {
+          progress: progress.progress,
+          ...(progress.total !== undefined ? { total: progress.total } : {}),
+          ...(progress.message !== undefined ? { message: progress.message } : {}),
+        };
+        update({ status: 'EXECUTING', progress: snapshot, liveContent: progressText(snapshot) });
+        deps.onProgress({ toolCallId, serverName: tool.serverName, toolName: tool.name, ...snapshot });
+      },
+    });
+  } catch (error) {
+    const code = errorCodeOf(error, signal);
+    const reason = error instanceof Error ? error.message : String(error);
+    const message =
+      code === 'TOOL_CALL_CANCELLED'
+        ? `The call to tool "${tool.name}" of MCP server "${tool.serverName}" was cancelled.`
+        : code === 'TOOL_CALL_TIMEOUT'
+          ? `Tool "${tool.name}" of MCP server "${tool.serverName}" did not answer within ${found.timeoutMs} ms. ${reason}`
+          : `Tool "${tool.name}" of MCP server "${tool.serverName}" failed: ${reason}`;
+    return finishWithError(
+      new HostError({ code, serverName: tool.serverName, toolName: tool.name, message, cause: error }),
+      code === 'TOOL_CALL_CANCELLED' ? 'CANCELLED' : 'FAILED',
+    );
+  }
+
+  const mapped = deps.mapResult(result, tool);
+  const structured = mapped.structuredContent ? { structuredContent: mapped.structuredContent } : {};
+  if (mapped.isError) {
+    const error = new HostError({
+      code: 'TOOL_REPORTED_ERROR',
+      serverName: tool.serverName,
+      toolName: tool.name,
+      message: `Tool "${tool.name}" of MCP server "${tool.serverName}" reported an error: ${mapped.display}`,
+    });
+    const toolCall = update({ status: 'FAILED', error: { message: error.message, type: error.code } });
+    return { call, parts: mapped.parts, isError: true, display: mapped.display, toolCall, error, ...structured };
+  }
+  const toolCall = update({
+    status: 'SUCCEEDED',
+    output: { text: mapped.display, ...(mapped.structuredContent ? { structuredData: mapped.structuredContent } : {}) },
+  });
+  return { call, parts: mapped.parts, isError: false, display: mapped.display, toolCall, ...structured };
+}

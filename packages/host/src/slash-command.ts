@@ -1,0 +1,154 @@
+import { HostError } from './host-error.js';
+import type { PromptArgumentSpec } from './parse-prompt-arguments.js';
+
+/** An argument of a slash command, as the `commands/get` method of the development-tool extension lists it. */
+export interface SlashCommandArgument {
+  /** Argument name (`--name=value`). */
+  readonly name: string;
+  /** What the argument is for. */
+  readonly description: string;
+  /** Whether the command needs it. */
+  readonly isRequired: boolean;
+}
+
+/** A slash command, as `commands/get` lists it. */
+export interface SlashCommand {
+  /** Command name without the slash (`poem-writer`, `mcp`). */
+  readonly name: string;
+  /** What the command does. */
+  readonly description: string;
+  /** Arguments the command accepts. */
+  readonly arguments: readonly SlashCommandArgument[];
+  /** Nested commands (`/mcp desc`). */
+  readonly subCommands: readonly SlashCommand[];
+}
+
+/** The answer of `listCommands()`, shaped like `GetAllSlashCommandsResponse`. */
+export interface GetAllSlashCommandsResponse {
+  /** Every top-level command: built-ins first, then one per MCP prompt. */
+  readonly commands: readonly SlashCommand[];
+}
+
+/** A request to `executeCommand()`, shaped like `ExecuteSlashCommandRequest`. */
+export interface ExecuteSlashCommandRequest {
+  /** The path to the command: `['poem-writer']`, `['mcp', 'desc']`. */
+  readonly commandPath: readonly string[];
+  /** The arguments as one string (`--title="x" --mood=y` or positional). */
+  readonly args?: string;
+}
+
+/** Outcome of `executeCommand()`: `STARTED` (it ran; see `result`) or `FAILED_TO_START` (see `message` and `error`). */
+export type CommandExecutionStatus = 'STARTED' | 'FAILED_TO_START';
+
+/** The answer of `executeCommand()`, shaped like `ExecuteSlashCommandResponse`, plus the command's output. */
+export interface ExecuteSlashCommandResponse {
+  /** Unique id of this execution. */
+  readonly executionId: string;
+  /** Whether the command ran. */
+  readonly status: CommandExecutionStatus;
+  /** Why it failed to start (empty when it ran). */
+  readonly message: string;
+  /** The command's output when it ran. */
+  readonly result?: SlashCommandResult;
+  /** The typed error when it failed to start. */
+  readonly error?: HostError;
+}
+
+/** An MCP prompt offered as a slash command. */
+export interface PromptCommand {
+  /** Slash command name, unique across servers and built-ins (`poem-writer`, or `other__poem-writer` on a clash). */
+  readonly name: string;
+  /** The server that provides the prompt. */
+  readonly serverName: string;
+  /** The prompt's own name on its server (used for `prompts/get`). */
+  readonly promptName: string;
+  /** Display title, when the server gives one. */
+  readonly title?: string;
+  /** The prompt's description. */
+  readonly description: string;
+  /** The prompt's arguments. */
+  readonly arguments: readonly PromptArgumentSpec[];
+  /** True when the prompt takes no arguments, so a UI may run it as soon as it is chosen. */
+  readonly autoExecute: boolean;
+}
+
+/** The output of a slash command. */
+export type SlashCommandResult =
+  | {
+      /** A prompt was fetched with `prompts/get`: `text` is ready to send to the model. */
+      readonly kind: 'prompt';
+      /** The command that ran. */
+      readonly commandName: string;
+      /** The server that provided the prompt. */
+      readonly serverName: string;
+      /** The prompt's own name on its server. */
+      readonly promptName: string;
+      /** The argument values sent to the server. */
+      readonly arguments: Readonly<Record<string, string>>;
+      /** The prompt text for the model: the text of every message, joined by blank lines. */
+      readonly text: string;
+      /** The server's messages as returned, for hosts that replay them as separate turns. */
+      readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: unknown }[];
+    }
+  | {
+      /** A built-in command or `--help` produced text for the user (not for the model). */
+      readonly kind: 'text';
+      /** The command that ran. */
+      readonly commandName: string;
+      /** The text to show. */
+      readonly text: string;
+    };
+
+/** A slash command line split into its name and argument text. */
+export interface ParsedSlashCommandLine {
+  /** The command path: the name, then any sub-command words of a built-in. */
+  readonly name: string;
+  /** Everything after the name. */
+  readonly args: string;
+}
+
+/**
+ * Split `/name rest of line` into the command name and its argument text.
+ *
+ * @throws HostError `INVALID_SLASH_COMMAND` when the line does not start with `/name`.
+ */
+export function parseSlashCommandLine(line: string): ParsedSlashCommandLine {
+  const match = /^\s*\/(\S+)(?:\s+([\s\S]*))?$/.exec(line);
+  if (!match?.[1]) {
+    throw new HostError({
+      code: 'INVALID_SLASH_COMMAND',
+      message: `"${line.trim()}" is not a slash command: it must start with "/" followed by a command name, such as "/poem-writer".`,
+    });
+  }
+  return { name: match[1], args: (match[2] ?? '').trim() };
+}
+
+/** Turn a prompt into the `commands/get` shape. */
+export function promptToSlashCommand(prompt: PromptCommand): SlashCommand {
+  return {
+    name: prompt.name,
+    description: prompt.description || prompt.title || `MCP prompt ${prompt.promptName} from ${prompt.serverName}`,
+    arguments: prompt.arguments.map((argument) => ({
+      name: argument.name,
+      description: argument.description ?? '',
+      isRequired: argument.required === true,
+    })),
+    subCommands: [],
+  };
+}
+
+/** The `--help` text of a prompt command: each `--argument` with its description and whether it is required. */
+export function formatPromptHelp(prompt: PromptCommand): string {
+  const lines = [`/${prompt.name} (MCP prompt '${prompt.promptName}' from server '${prompt.serverName}')`];
+  if (prompt.description) lines.push(prompt.description);
+  if (prompt.arguments.length === 0) {
+    lines.push('This prompt takes no arguments.');
+  } else {
+    lines.push('Arguments:');
+    for (const argument of prompt.arguments) {
+      const description = argument.description ? ` ${argument.description}` : '';
+      lines.push(`  --${argument.name}="..."${description} (required: ${argument.required === true ? 'yes' : 'no'})`);
+    }
+  }
+  return lines.join('\n');
+}

@@ -1,0 +1,185 @@
+import type { McpServerConfig } from '@toolhost/config';
+import { assertPkceSupport, buildAuthorizationUrl } from './build-authorization-url.js';
+import { DEFAULT_REDIRECT_URI, startCallbackServer } from './callback-server.js';
+import { discoverAuthorizationServer } from './discover-authorization-server.js';
+import type { FetchFunction } from './guarded-fetch.js';
+import { InMemoryTokenStore } from './in-memory-token-store.js';
+import { OAuthError } from './oauth-error.js';
+import { assertBrowserSafeUrl, openBrowserSafely, type OpenBrowser } from './open-browser.js';
+import { createPkceParameters } from './pkce.js';
+import { probeChallenge } from './probe-challenge.js';
+import { planClientIdentity, registerClient } from './register-client.js';
+import { selectScopes } from './select-scopes.js';
+import { requestToken, selectTokenEndpointAuthMethod } from './token-endpoint.js';
+import type { StoredClient, StoredOAuthCredentials, TokenStore } from './token-store.js';
+import { createUrlGuard, type HostResolver } from './url-guard.js';
+import type { BearerChallenge } from './www-authenticate.js';
+
+/** Options of {@link authenticate}. */
+export interface AuthenticateOptions {
+  /** Opens the authorization URL. @default openBrowserSafely (xdg-open/open/rundll32, no shell) */
+  openBrowser?: OpenBrowser;
+  /** Called with the authorization URL before the browser opens, so the host can show it. */
+  onAuthorizationUrl?: (url: string) => void;
+  /** Where the token is stored. @default a new InMemoryTokenStore */
+  tokenStore?: TokenStore;
+  /** The challenge of the 401/403 that made authentication necessary; probed from the server when absent. */
+  challenge?: BearerChallenge;
+  /** Client ID Metadata Document URL of this host (https, with a path), used when the server supports it. */
+  clientMetadataUrl?: string;
+  /** `client_name` for dynamic registration. @default 'toolhost' */
+  clientName?: string;
+  /** Overrides `oauth.allowPrivateNetwork` of the entry. */
+  allowPrivateNetwork?: boolean;
+  /** Host resolver used by the URL guard. @default dns.lookup */
+  resolveHost?: HostResolver;
+  /** HTTP client. @default globalThis.fetch */
+  fetch?: FetchFunction;
+  /** How long to wait for the browser, in milliseconds. @default 300000 */
+  timeoutMs?: number;
+  /** Cancels the flow. */
+  signal?: AbortSignal;
+  /** Clock, in milliseconds since the epoch. @default Date.now */
+  now?: () => number;
+}
+
+/** The URL of a remote server entry, or an `INVALID_CONFIG` error. */
+export function serverUrlOf(serverName: string, config: McpServerConfig): string {
+  const url = config.httpUrl ?? config.url;
+  if (!url) {
+    throw new OAuthError(`MCP server '${serverName}' has no url or httpUrl; OAuth applies to remote servers only.`, {
+      code: 'INVALID_CONFIG', serverName,
+    });
+  }
+  return url;
+}
+
+/**
+ * Runs the interactive OAuth flow for one server entry, which the user must have asked for
+ * (`toolhost mcp auth <name>`, or an entry with `oauth.enabled`): discovery, client
+ * identity, loopback callback, browser, code exchange. Stores and returns the credentials.
+ *
+ * @example
+ * ```ts
+ * await authenticate('github', settings.mcpServers.github, { tokenStore: new FileTokenStore(), openBrowser });
+ * ```
+ */
+export async function authenticate(
+  serverName: string,
+  config: McpServerConfig,
+  options: AuthenticateOptions = {},
+): Promise<StoredOAuthCredentials> {
+  const serverUrl = serverUrlOf(serverName, config);
+  const oauth = config.oauth ?? {};
+  const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const now = options.now ?? Date.now;
+  const tokenStore = options.tokenStore ?? new InMemoryTokenStore();
+  const guard = createUrlGuard({
+    serverName,
+    mcpServerUrl: serverUrl,
+    allowPrivateNetwork: options.allowPrivateNetwork ?? oauth.allowPrivateNetwork,
+    resolveHost: options.resolveHost,
+  });
+  const challenge =
+    options.challenge ?? (await probeChallenge({ serverUrl, fetch: fetchFn, headers: config.headers, signal: options.signal }));
+  const discovery = await discoverAuthorizationServer({ serverName, serverUrl, config: oauth, challenge, guard, fetch: fetchFn });
+  const { authorizationServer } = discovery;
+  assertBrowserSafeUrl(authorizationServer.authorizationEndpoint, { serverName, what: 'authorization_endpoint' });
+  assertPkceSupport({ serverName, authorizationServer, allowMissingPkceSupport: oauth.allowMissingPkceSupport });
+  const previous = await tokenStore.get(serverName, authorizationServer.issuer);
+  const scope = selectScopes({
+    configScopes: oauth.scopes,
+    challenge,
+    resourceScopesSupported: discovery.resourceScopesSupported,
+    previousScope: previous?.token.scope,
+  });
+  const plan = planClientIdentity({
+    serverName,
+    clientId: oauth.clientId,
+    clientSecret: oauth.clientSecret,
+    clientMetadataUrl: options.clientMetadataUrl,
+    authorizationServer,
+  });
+  const pkce = await createPkceParameters();
+  const callback = await startCallbackServer({
+    redirectUri: oauth.redirectUri ?? DEFAULT_REDIRECT_URI,
+    expectedState: pkce.state,
+    allowFallbackPort: !oauth.redirectUri && plan.kind === 'dynamic-registration',
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
+    serverName,
+  });
+  try {
+    let client: StoredClient;
+    if (plan.kind !== 'dynamic-registration') client = plan.client;
+    else if (previous?.client.source === 'dynamic-registration' && previous.client.redirectUri === callback.redirectUri) client = previous.client;
+    else {
+      client = await registerClient({
+        serverName,
+        registrationEndpoint: plan.registrationEndpoint,
+        redirectUri: callback.redirectUri,
+        clientName: options.clientName ?? 'toolhost',
+        scope,
+        guard,
+        fetch: fetchFn,
+      });
+    }
+    const authorizationUrl = buildAuthorizationUrl({
+      authorizationEndpoint: authorizationServer.authorizationEndpoint,
+      clientId: client.clientId,
+      redirectUri: callback.redirectUri,
+      pkce,
+      scope,
+      resource: discovery.resource,
+      audiences: oauth.audiences,
+    });
+    assertBrowserSafeUrl(authorizationUrl, { serverName });
+    options.onAuthorizationUrl?.(authorizationUrl);
+    const codePromise = callback.waitForCode();
+    try {
+      await (options.openBrowser ?? openBrowserSafely)(authorizationUrl);
+    } catch (error) {
+      // Without a way to show the URL, the user cannot continue: give up instead of waiting 5 minutes.
+      if (!options.onAuthorizationUrl) {
+        throw OAuthError.isInstance(error)
+          ? error
+          : new OAuthError(`Could not open a browser for MCP server '${serverName}': ${(error as Error).message}`, {
+              code: 'BROWSER_OPEN_FAILED', serverName, cause: error,
+            });
+      }
+    }
+    const code = await codePromise;
+    const token = await requestToken({
+      serverName,
+      tokenEndpoint: authorizationServer.tokenEndpoint,
+      client,
+      authMethodsSupported: authorizationServer.tokenEndpointAuthMethodsSupported,
+      params: {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: callback.redirectUri,
+        code_verifier: pkce.codeVerifier,
+        resource: discovery.resource,
+        audience: oauth.audiences?.join(' ') || undefined,
+      },
+      failureCode: 'TOKEN_EXCHANGE_FAILED',
+      fetch: fetchFn,
+      now,
+    });
+    if (token.scope === undefined && scope) token.scope = scope;
+    const credentials: StoredOAuthCredentials = {
+      serverName,
+      issuer: authorizationServer.issuer,
+      mcpServerUrl: serverUrl,
+      resource: discovery.resource,
+      tokenEndpoint: authorizationServer.tokenEndpoint,
+      client: { ...client, tokenEndpointAuthMethod: selectTokenEndpointAuthMethod(client, authorizationServer.tokenEndpointAuthMethodsSupported) },
+      token,
+      updatedAt: now(),
+    };
+    await tokenStore.set(credentials);
+    return credentials;
+  } finally {
+    await callback.close();
+  }
+}

@@ -1,0 +1,44 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { McpServerConfig } from '@toolhost/config';
+import { GoogleCredentialProvider } from './google-credential-provider.js';
+import type { GoogleAuthLike } from './google-auth-client.js';
+import type { FetchFunction } from './guarded-fetch.js';
+import { ServiceAccountImpersonationProvider } from './service-account-impersonation-provider.js';
+import { StoredTokenOAuthProvider } from './stored-token-provider.js';
+import type { TokenStore } from './token-store.js';
+
+/** Options of {@link createAuthProvider}. */
+export interface CreateAuthProviderOptions {
+  /** Name of the server entry. */
+  serverName: string;
+  /** The server entry. */
+  config: McpServerConfig;
+  /** Token store of the dynamic-discovery provider. */
+  tokenStore: TokenStore;
+  /** HTTP client for refresh requests. @default globalThis.fetch */
+  fetch?: FetchFunction;
+  /** google-auth-library entry point for the Google providers. @default new GoogleAuth(...) */
+  googleAuth?: GoogleAuthLike;
+}
+
+/**
+ * The SDK `authProvider` for a remote server entry, chosen by `authProviderType`:
+ * {@link GoogleCredentialProvider}, {@link ServiceAccountImpersonationProvider}, or (the default,
+ * `dynamic_discovery`) a {@link StoredTokenOAuthProvider} that never starts a browser flow itself.
+ */
+export function createAuthProvider(
+  options: CreateAuthProviderOptions,
+): StoredTokenOAuthProvider | GoogleCredentialProvider | ServiceAccountImpersonationProvider {
+  const { serverName, config } = options;
+  switch (config.authProviderType) {
+    case 'google_credentials':
+      return new GoogleCredentialProvider({ serverName, config, auth: options.googleAuth });
+    case 'service_account_impersonation':
+      return new ServiceAccountImpersonationProvider({ serverName, config, auth: options.googleAuth });
+    default:
+      return new StoredTokenOAuthProvider({ serverName, config, tokenStore: options.tokenStore, fetch: options.fetch });
+  }
+}
+
+/** Any provider {@link createAuthProvider} returns, as an SDK `OAuthClientProvider`. */
+export type AnyAuthProvider = ReturnType<typeof createAuthProvider> & OAuthClientProvider;

@@ -1,0 +1,107 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { discoverAuthorizationServer } from './discover-authorization-server.js';
+import { OAuthError } from './oauth-error.js';
+import { startJsonRoutesServer, type RouteAnswer } from './testing/json-routes-server.js';
+import { createUrlGuard } from './url-guard.js';
+
+const servers: Array<{ close: () => Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+const asMetadata = (base: string, extra: Record<string, unknown> = {}) => ({
+  issuer: base,
+  authorization_endpoint: `${base}/authorize`,
+  token_endpoint: `${base}/token`,
+  code_challenge_methods_supported: ['S256'],
+  ...extra,
+});
+
+async function run(routes: Record<string, (base: string) => RouteAnswer>, options: { serverPath?: string; resourceMetadata?: (base: string) => string; issuer?: string } = {}) {
+  const server = await startJsonRoutesServer((request, base) => routes[request.path.split('?')[0]!]?.(base));
+  servers.push(server);
+  const serverUrl = `${server.url}${options.serverPath ?? '/mcp'}`;
+  const result = await discoverAuthorizationServer({
+    serverName: 'unit',
+    serverUrl,
+    config: options.issuer ? { issuer: options.issuer } : undefined,
+    challenge: options.resourceMetadata ? { resourceMetadata: options.resourceMetadata(server.url) } : undefined,
+    guard: createUrlGuard({ serverName: 'unit', mcpServerUrl: serverUrl }),
+    fetch: (input, init) => globalThis.fetch(input, init),
+  }).then((r) => r, (e: unknown) => e);
+  return { result, paths: server.requests.map((r) => r.path), base: server.url };
+}
+
+describe('discoverAuthorizationServer', () => {
+  it('uses the resource_metadata URL of the challenge and never asks the well-known URLs', async () => {
+    const { result, paths } = await run({
+      '/custom/prm.json': (base) => ({ body: { resource: `${base}/mcp`, authorization_servers: [`${base}/tenant1`] } }),
+      '/tenant1/.well-known/openid-configuration': (base) => ({ body: asMetadata(`${base}/tenant1`) }),
+    }, { resourceMetadata: (base) => `${base}/custom/prm.json` });
+    expect(paths).toEqual([
+      '/custom/prm.json',
+      '/.well-known/oauth-authorization-server/tenant1',
+      '/.well-known/openid-configuration/tenant1',
+      '/tenant1/.well-known/openid-configuration',
+    ]);
+    expect(result).toMatchObject({ resourceMetadataUrl: expect.stringContaining('/custom/prm.json') });
+  });
+
+  it('tries the path-inserted protected-resource URL, then the root, then RFC 8414 before OpenID at the root', async () => {
+    const { result, paths, base } = await run({
+      '/.well-known/oauth-protected-resource': (b) => ({ body: { resource: `${b}/mcp`, authorization_servers: [b], scopes_supported: ['a', 'b'] } }),
+      '/.well-known/openid-configuration': (b) => ({ body: asMetadata(b) }),
+    });
+    expect(paths).toEqual([
+      '/.well-known/oauth-protected-resource/mcp',
+      '/.well-known/oauth-protected-resource',
+      '/.well-known/oauth-authorization-server',
+      '/.well-known/openid-configuration',
+    ]);
+    expect(result).toMatchObject({ resource: `${base}/mcp`, resourceScopesSupported: ['a', 'b'], authorizationServer: { tokenEndpoint: `${base}/token` } });
+  });
+
+  it('stops at the path-inserted protected-resource URL when it answers', async () => {
+    const { paths } = await run({
+      '/.well-known/oauth-protected-resource/mcp': (b) => ({ body: { resource: `${b}/mcp/`, authorization_servers: [b] } }),
+      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
+    });
+    expect(paths).toEqual(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server']);
+  });
+
+  it('accepts a root resource for a server below it, and a trailing slash', async () => {
+    const { result } = await run({
+      '/.well-known/oauth-protected-resource/api/mcp': (b) => ({ body: { resource: `${b}/`, authorization_servers: [b] } }),
+      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
+    }, { serverPath: '/api/mcp' });
+    expect(OAuthError.isInstance(result)).toBe(false);
+  });
+
+  it('refuses a resource that is a sibling path (/api vs /api123)', async () => {
+    const { result } = await run({
+      '/.well-known/oauth-protected-resource/api123': (b) => ({ body: { resource: `${b}/api`, authorization_servers: [b] } }),
+    }, { serverPath: '/api123' });
+    expect((result as OAuthError).code).toBe('RESOURCE_MISMATCH');
+  });
+
+  it('falls back to the server origin and sends the canonical server URL as resource without metadata', async () => {
+    const { result, paths, base } = await run({
+      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
+    }, { serverPath: '/mcp?x=1' });
+    expect(paths.slice(0, 2)).toEqual(['/.well-known/oauth-protected-resource/mcp?x=1', '/.well-known/oauth-protected-resource']);
+    expect(result).toMatchObject({ authorizationServerUrl: base, resource: `${base}/mcp` });
+  });
+
+  it('reports DISCOVERY_FAILED listing the URLs tried', async () => {
+    const { result } = await run({});
+    expect((result as OAuthError).code).toBe('DISCOVERY_FAILED');
+    expect((result as OAuthError).message).toContain('/.well-known/openid-configuration');
+  });
+
+  it('refuses metadata without the code response type', async () => {
+    const { result } = await run({
+      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b, { response_types_supported: ['token'] }) }),
+    });
+    expect((result as OAuthError).code).toBe('INVALID_METADATA');
+  });
+});

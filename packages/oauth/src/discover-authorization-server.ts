@@ -1,0 +1,176 @@
+import type { McpOAuthConfig } from '@toolhost/config';
+import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
+import { OAuthError } from './oauth-error.js';
+import type { UrlGuard } from './url-guard.js';
+import { parseSafeHttpUrl } from './url-guard.js';
+import type { BearerChallenge } from './www-authenticate.js';
+import {
+  authorizationServerMetadataUrls,
+  canonicalResourceUri,
+  protectedResourceMetadataUrls,
+  resourceMatchesServer,
+} from './well-known-urls.js';
+
+/** The fields of authorization-server metadata (RFC 8414 / OpenID discovery) this package uses. */
+export interface AuthorizationServerInfo {
+  /** `issuer`, or the URL the metadata was discovered from when the document has none. */
+  issuer: string;
+  /** Where the user authorizes the client. */
+  authorizationEndpoint: string;
+  /** Where codes and refresh tokens are exchanged. */
+  tokenEndpoint: string;
+  /** RFC 7591 dynamic client registration endpoint. */
+  registrationEndpoint?: string;
+  /** `scopes_supported`. */
+  scopesSupported?: string[];
+  /** `code_challenge_methods_supported`; `undefined` when the server does not advertise it. */
+  codeChallengeMethodsSupported?: string[];
+  /** `token_endpoint_auth_methods_supported`. */
+  tokenEndpointAuthMethodsSupported?: string[];
+  /** `client_id_metadata_document_supported` (SEP-991). */
+  clientIdMetadataDocumentSupported: boolean;
+}
+
+/** The result of discovery for one MCP server. */
+export interface DiscoveryResult {
+  /** Where the protected-resource metadata was found, if it was. */
+  resourceMetadataUrl?: string;
+  /** `scopes_supported` of the protected-resource metadata. */
+  resourceScopesSupported?: string[];
+  /** The authorization server that was used (the first of `authorization_servers`, or a fallback). */
+  authorizationServerUrl: string;
+  /** Its metadata, every endpoint checked by the URL guard. */
+  authorizationServer: AuthorizationServerInfo;
+  /** The RFC 8707 resource indicator to send: the metadata's `resource`, else the canonical server URL. */
+  resource: string;
+}
+
+/** Options of {@link discoverAuthorizationServer}. */
+export interface DiscoverAuthorizationServerOptions {
+  /** Name of the server entry. */
+  serverName: string;
+  /** URL of the MCP server. */
+  serverUrl: string;
+  /** The `oauth` block of the server entry. */
+  config?: McpOAuthConfig;
+  /** The challenge of the 401/403 that started the flow, if any. */
+  challenge?: BearerChallenge;
+  /** Checks every learned URL. */
+  guard: UrlGuard;
+  /** HTTP client. */
+  fetch: FetchFunction;
+}
+
+const DISCOVERY_HEADERS = { accept: 'application/json', 'mcp-protocol-version': '2025-11-25' };
+
+function stringArray(value: unknown): string[] | undefined {
+  return Array.isArray(value) && value.every((v) => typeof v === 'string') ? (value as string[]) : undefined;
+}
+
+async function fetchFirstJson(
+  candidates: URL[],
+  options: DiscoverAuthorizationServerOptions,
+  what: string,
+): Promise<{ url: URL; body: Record<string, unknown> } | undefined> {
+  for (const url of candidates) {
+    try {
+      const response = await guardedFetch({ url, fetch: options.fetch, guard: options.guard, what, init: { headers: DISCOVERY_HEADERS } });
+      if (!response.ok) {
+        await response.body?.cancel().catch(() => undefined);
+        continue;
+      }
+      const body = await readJsonObject(response);
+      if (body) return { url, body };
+    } catch (error) {
+      if (OAuthError.isInstance(error)) throw error;
+      // A network failure at one candidate moves on to the next, as a 4xx does.
+    }
+  }
+  return undefined;
+}
+
+async function readAuthorizationServer(
+  body: Record<string, unknown> | undefined,
+  discoveredFrom: string,
+  options: DiscoverAuthorizationServerOptions,
+): Promise<AuthorizationServerInfo> {
+  const { config, guard, serverName } = options;
+  const what = (field: string) => `${field} of the authorization server metadata`;
+  const pick = async (field: string, configured: string | undefined): Promise<string | undefined> => {
+    if (configured) return parseSafeHttpUrl(configured, { serverName, what: `configured ${field}` }).href;
+    const raw = body?.[field];
+    return raw === undefined ? undefined : (await guard.check(raw, what(field))).href;
+  };
+  const authorizationEndpoint = await pick('authorization_endpoint', config?.authorizationUrl);
+  const tokenEndpoint = await pick('token_endpoint', config?.tokenUrl);
+  const registrationEndpoint = await pick('registration_endpoint', config?.registrationUrl);
+  if (!authorizationEndpoint || !tokenEndpoint) {
+    throw new OAuthError(
+      `The authorization server of MCP server '${serverName}' (${discoveredFrom}) has no authorization_endpoint or token_endpoint; set oauth.authorizationUrl and oauth.tokenUrl in the server entry.`,
+      { code: 'INVALID_METADATA', serverName, url: discoveredFrom },
+    );
+  }
+  const responseTypes = stringArray(body?.response_types_supported);
+  if (responseTypes && !responseTypes.includes('code')) {
+    throw new OAuthError(
+      `The authorization server of MCP server '${serverName}' does not support the authorization code flow (response_types_supported: ${responseTypes.join(', ')}).`,
+      { code: 'INVALID_METADATA', serverName, url: discoveredFrom },
+    );
+  }
+  const issuer = typeof body?.issuer === 'string' ? body.issuer : (config?.issuer ?? discoveredFrom);
+  return {
+    issuer,
+    authorizationEndpoint,
+    tokenEndpoint,
+    registrationEndpoint,
+    scopesSupported: stringArray(body?.scopes_supported),
+    codeChallengeMethodsSupported: stringArray(body?.code_challenge_methods_supported),
+    tokenEndpointAuthMethodsSupported: stringArray(body?.token_endpoint_auth_methods_supported),
+    clientIdMetadataDocumentSupported: body?.client_id_metadata_document_supported === true,
+  };
+}
+
+/**
+ * Discovers how to authorize against an MCP server: protected-resource metadata (the
+ * challenge's `resource_metadata`, else RFC 9728 path-inserted, else root), its `resource`
+ * check, then authorization-server metadata in the 2025-11-25 order (RFC 8414, OpenID).
+ * Every URL learned on the way goes through the URL guard before it is fetched.
+ */
+export async function discoverAuthorizationServer(options: DiscoverAuthorizationServerOptions): Promise<DiscoveryResult> {
+  const { serverName, serverUrl, config, challenge, guard } = options;
+  const prmCandidates = protectedResourceMetadataUrls(serverUrl);
+  if (challenge?.resourceMetadata) {
+    prmCandidates.unshift(await guard.check(challenge.resourceMetadata, 'resource_metadata URL of the WWW-Authenticate header'));
+  }
+  const prm = await fetchFirstJson(prmCandidates, options, 'protected resource metadata URL');
+  let resource = canonicalResourceUri(serverUrl);
+  let authorizationServerUrl = config?.issuer ?? new URL(serverUrl).origin;
+  if (prm) {
+    const declared = prm.body.resource;
+    if (typeof declared !== 'string' || !resourceMatchesServer(declared, serverUrl)) {
+      throw new OAuthError(
+        `The protected resource metadata of MCP server '${serverName}' names resource ${JSON.stringify(declared)}, which does not match ${serverUrl}. The server may be misconfigured or malicious; nothing was opened or stored.`,
+        { code: 'RESOURCE_MISMATCH', serverName, url: prm.url.href },
+      );
+    }
+    resource = declared;
+    const servers = stringArray(prm.body.authorization_servers);
+    if (servers?.[0]) authorizationServerUrl = (await guard.check(servers[0], 'authorization server URL')).href;
+  }
+  const asCandidates = authorizationServerMetadataUrls(authorizationServerUrl);
+  const asMetadata = await fetchFirstJson(asCandidates, options, 'authorization server metadata URL');
+  if (!asMetadata && !(config?.authorizationUrl && config.tokenUrl)) {
+    throw new OAuthError(
+      `Could not discover the OAuth configuration of MCP server '${serverName}': no authorization server metadata at ${asCandidates.map((u) => u.href).join(', ')}. Set oauth.authorizationUrl and oauth.tokenUrl in the server entry if the server does not publish metadata.`,
+      { code: 'DISCOVERY_FAILED', serverName, url: authorizationServerUrl },
+    );
+  }
+  const authorizationServer = await readAuthorizationServer(asMetadata?.body, authorizationServerUrl, options);
+  const result: DiscoveryResult = { authorizationServerUrl, authorizationServer, resource };
+  if (prm) {
+    result.resourceMetadataUrl = prm.url.href;
+    const scopes = stringArray(prm.body.scopes_supported);
+    if (scopes) result.resourceScopesSupported = scopes;
+  }
+  return result;
+}

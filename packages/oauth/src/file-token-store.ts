@@ -1,0 +1,111 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { OAuthError } from './oauth-error.js';
+import { findCredentials, upsertCredentials, type StoredOAuthCredentials, type TokenStore } from './token-store.js';
+
+/** Options of {@link FileTokenStore}. */
+export interface FileTokenStoreOptions {
+  /** Full path of the file; wins over `appDir`. */
+  filePath?: string;
+  /** Directory under the home directory. @default '.toolhost' */
+  appDir?: string;
+  /** Home directory. @default os.homedir() */
+  homeDir?: string;
+}
+
+interface FileContents {
+  version: 1;
+  entries: StoredOAuthCredentials[];
+}
+
+/**
+ * A {@link TokenStore} in one JSON file, `~/<appDir>/mcp-oauth-tokens.json` by default.
+ * The file is written with mode 0600 (its directory 0700) through a temporary file and a
+ * rename, so a crash never leaves a half-written file; writes within a process are serialised.
+ * The file is removed when its last entry is deleted.
+ */
+export class FileTokenStore implements TokenStore {
+  /** Path of the token file. */
+  readonly filePath: string;
+  private queue: Promise<unknown> = Promise.resolve();
+
+  /** Creates a store; nothing is read or written until the first call. */
+  constructor(options: FileTokenStoreOptions = {}) {
+    this.filePath = options.filePath ?? join(options.homeDir ?? homedir(), options.appDir ?? '.toolhost', 'mcp-oauth-tokens.json');
+  }
+
+  /** {@inheritDoc TokenStore.get} */
+  async get(serverName: string, issuer?: string): Promise<StoredOAuthCredentials | undefined> {
+    return findCredentials(await this.read(), serverName, issuer);
+  }
+
+  /** {@inheritDoc TokenStore.set} */
+  set(credentials: StoredOAuthCredentials): Promise<void> {
+    return this.update((entries) => upsertCredentials(entries, credentials));
+  }
+
+  /** {@inheritDoc TokenStore.delete} */
+  delete(serverName: string, issuer?: string): Promise<void> {
+    return this.update((entries) =>
+      entries.filter((e) => !(e.serverName === serverName && (issuer === undefined || e.issuer === issuer))),
+    );
+  }
+
+  /** {@inheritDoc TokenStore.list} */
+  list(): Promise<StoredOAuthCredentials[]> {
+    return this.read();
+  }
+
+  private async read(): Promise<StoredOAuthCredentials[]> {
+    let text: string;
+    try {
+      text = await readFile(this.filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new OAuthError(`Could not read the OAuth token file ${this.filePath}: ${(error as Error).message}`, {
+        code: 'TOKEN_STORE_FAILED',
+        cause: error,
+      });
+    }
+    try {
+      const parsed = JSON.parse(text) as Partial<FileContents>;
+      return Array.isArray(parsed.entries) ? parsed.entries : [];
+    } catch (error) {
+      throw new OAuthError(
+        `The OAuth token file ${this.filePath} is not valid JSON; delete it and authenticate again.`,
+        { code: 'TOKEN_STORE_FAILED', cause: error },
+      );
+    }
+  }
+
+  private update(change: (entries: StoredOAuthCredentials[]) => StoredOAuthCredentials[]): Promise<void> {
+    const run = this.queue.then(async () => {
+      const entries = change(await this.read());
+      if (entries.length === 0) {
+        await rm(this.filePath, { force: true });
+        return;
+      }
+      await this.writeAtomically(JSON.stringify({ version: 1, entries } satisfies FileContents, null, 2));
+    });
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async writeAtomically(text: string): Promise<void> {
+    const temporary = `${this.filePath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });
+      await writeFile(temporary, text, { mode: 0o600, flag: 'wx' });
+      await chmod(temporary, 0o600);
+      await rename(temporary, this.filePath);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw new OAuthError(`Could not write the OAuth token file ${this.filePath}: ${(error as Error).message}`, {
+        code: 'TOKEN_STORE_FAILED',
+        cause: error,
+      });
+    }
+  }
+}

@@ -1,0 +1,111 @@
+import type { AuthorizationServerInfo } from './discover-authorization-server.js';
+import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
+import { OAuthError } from './oauth-error.js';
+import type { StoredClient } from './token-store.js';
+import type { UrlGuard } from './url-guard.js';
+
+/** How the client will identify itself; decided before the callback server starts. */
+export type ClientIdentityPlan =
+  | { kind: 'configured'; client: StoredClient }
+  | { kind: 'metadata-document'; client: StoredClient }
+  | { kind: 'dynamic-registration'; registrationEndpoint: string };
+
+/** True for an https URL with a path, as a Client ID Metadata Document URL must be. */
+export function isClientMetadataDocumentUrl(value: string | undefined): value is string {
+  if (!value) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/' && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Chooses the client identity in the MCP 2025-11-25 priority order: a configured client id,
+ * else a Client ID Metadata Document when the server supports it and the host has one,
+ * else dynamic client registration, else an error.
+ */
+export function planClientIdentity(options: {
+  serverName: string;
+  clientId?: string;
+  clientSecret?: string;
+  clientMetadataUrl?: string;
+  authorizationServer: AuthorizationServerInfo;
+}): ClientIdentityPlan {
+  const { authorizationServer, serverName } = options;
+  if (options.clientId) {
+    const client: StoredClient = { clientId: options.clientId, source: 'configured' };
+    if (options.clientSecret) client.clientSecret = options.clientSecret;
+    return { kind: 'configured', client };
+  }
+  if (authorizationServer.clientIdMetadataDocumentSupported && isClientMetadataDocumentUrl(options.clientMetadataUrl)) {
+    return { kind: 'metadata-document', client: { clientId: options.clientMetadataUrl, source: 'metadata-document' } };
+  }
+  if (authorizationServer.registrationEndpoint) {
+    return { kind: 'dynamic-registration', registrationEndpoint: authorizationServer.registrationEndpoint };
+  }
+  throw new OAuthError(
+    `MCP server '${serverName}' needs a client id: its authorization server (${authorizationServer.issuer}) supports neither dynamic client registration nor a client metadata document usable by this host. Register a client and set oauth.clientId (and oauth.clientSecret) in the server entry.`,
+    { code: 'NO_CLIENT_REGISTRATION', serverName },
+  );
+}
+
+/** Options of {@link registerClient}. */
+export interface RegisterClientOptions {
+  /** Name of the server entry. */
+  serverName: string;
+  /** The (already guard-checked) registration endpoint. */
+  registrationEndpoint: string;
+  /** The redirect URI to register. */
+  redirectUri: string;
+  /** `client_name`. */
+  clientName: string;
+  /** The scope the client will request. */
+  scope?: string;
+  /** Checks redirects of the registration request. */
+  guard: UrlGuard;
+  /** HTTP client. */
+  fetch: FetchFunction;
+}
+
+/** Registers a public client by RFC 7591 dynamic client registration. */
+export async function registerClient(options: RegisterClientOptions): Promise<StoredClient> {
+  const { serverName } = options;
+  const metadata: Record<string, unknown> = {
+    client_name: options.clientName,
+    redirect_uris: [options.redirectUri],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+  };
+  if (options.scope) metadata.scope = options.scope;
+  let response: Response;
+  try {
+    response = await guardedFetch({
+      url: new URL(options.registrationEndpoint),
+      fetch: options.fetch,
+      guard: options.guard,
+      what: 'registration endpoint',
+      init: { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(metadata) },
+    });
+  } catch (error) {
+    if (OAuthError.isInstance(error)) throw error;
+    throw new OAuthError(`Dynamic client registration for MCP server '${serverName}' failed: ${(error as Error).message}`, {
+      code: 'REGISTRATION_FAILED', serverName, url: options.registrationEndpoint, cause: error,
+    });
+  }
+  const body = await readJsonObject(response);
+  if (!response.ok || typeof body?.client_id !== 'string') {
+    const oauthError = typeof body?.error === 'string' ? body.error : undefined;
+    const description = typeof body?.error_description === 'string' ? ` - ${body.error_description.slice(0, 300)}` : '';
+    throw new OAuthError(
+      `Dynamic client registration for MCP server '${serverName}' failed: ${oauthError ?? `HTTP ${response.status}`}${description}. Register a client by hand and set oauth.clientId.`,
+      { code: 'REGISTRATION_FAILED', serverName, url: options.registrationEndpoint, oauthErrorCode: oauthError },
+    );
+  }
+  const client: StoredClient = { clientId: body.client_id, source: 'dynamic-registration', redirectUri: options.redirectUri };
+  if (typeof body.client_secret === 'string' && body.client_secret) client.clientSecret = body.client_secret;
+  if (typeof body.token_endpoint_auth_method === 'string') client.tokenEndpointAuthMethod = body.token_endpoint_auth_method;
+  return client;
+}

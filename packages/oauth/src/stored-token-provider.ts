@@ -1,0 +1,174 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { McpServerConfig } from '@toolhost/config';
+import { serverUrlOf } from './authenticate.js';
+import { DEFAULT_REDIRECT_URI } from './callback-server.js';
+import type { FetchFunction } from './guarded-fetch.js';
+import { authCommandHint, OAuthError } from './oauth-error.js';
+import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
+import type { StoredOAuthCredentials, TokenStore } from './token-store.js';
+import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
+
+/** Options of {@link StoredTokenOAuthProvider}. */
+export interface StoredTokenOAuthProviderOptions {
+  /** Name of the server entry. */
+  serverName: string;
+  /** The server entry. */
+  config: McpServerConfig;
+  /** Where `authenticate()` stored the token. */
+  tokenStore: TokenStore;
+  /** HTTP client for refresh requests. @default globalThis.fetch */
+  fetch?: FetchFunction;
+  /** Clock. @default Date.now */
+  now?: () => number;
+  /** How many `insufficient_scope` step-ups for the same scope are allowed before `STEP_UP_LIMIT`. @default 2 */
+  maxStepUpAttempts?: number;
+}
+
+/**
+ * An SDK `OAuthClientProvider` backed by stored tokens. It hands the SDK the stored token
+ * (refreshed 5 minutes before expiry) and never starts a browser flow: whenever the SDK would
+ * authorize (a 401, or a 403 `insufficient_scope`), it throws `OAuthError` `AUTH_REQUIRED`
+ * naming the server and `toolhost mcp auth <name>`. The host then decides whether to run
+ * `authenticate()` (with {@link StoredTokenOAuthProvider.lastChallenge}) and reconnect.
+ *
+ * Pass {@link StoredTokenOAuthProvider.wrapFetch} as the transport's `fetch` so the provider sees
+ * the challenges' `scope` and `resource_metadata`.
+ */
+export class StoredTokenOAuthProvider implements OAuthClientProvider {
+  /** The challenge of the most recent 401/403 from the server, when `wrapFetch` was used. */
+  lastChallenge: BearerChallenge | undefined;
+  private readonly serverUrl: string;
+  private readonly stepUps = new Map<string, number>();
+  private refreshing: Promise<StoredOAuthCredentials> | undefined;
+  private hadToken = false;
+
+  /** Creates the provider; nothing is read until the SDK asks for tokens. */
+  constructor(private readonly options: StoredTokenOAuthProviderOptions) {
+    this.serverUrl = serverUrlOf(options.serverName, options.config);
+  }
+
+  /** The redirect URI `authenticate()` would use (informational: this provider never redirects). */
+  get redirectUrl(): string {
+    return this.options.config.oauth?.redirectUri ?? DEFAULT_REDIRECT_URI;
+  }
+
+  /** Client metadata (informational: this provider never registers a client). */
+  get clientMetadata(): OAuthClientMetadata {
+    return {
+      client_name: 'toolhost (stored OAuth token)',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
+  }
+
+  /** The stored client registration, if any. */
+  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+    const stored = await this.options.tokenStore.get(this.options.serverName);
+    if (!stored) return undefined;
+    return stored.client.clientSecret
+      ? { client_id: stored.client.clientId, client_secret: stored.client.clientSecret }
+      : { client_id: stored.client.clientId };
+  }
+
+  /** The stored token, refreshed first when it expires within 5 minutes; `undefined` when there is none. */
+  async tokens(): Promise<OAuthTokens | undefined> {
+    let stored = await this.options.tokenStore.get(this.options.serverName);
+    if (!stored) return undefined;
+    this.hadToken = true;
+    const now = this.options.now ?? Date.now;
+    if (isTokenExpiring(stored.token, now())) {
+      this.refreshing ??= refreshStoredToken({
+        credentials: stored,
+        tokenStore: this.options.tokenStore,
+        fetch: this.options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        now,
+      }).finally(() => (this.refreshing = undefined));
+      stored = await this.refreshing;
+    }
+    const tokens: OAuthTokens = { access_token: stored.token.accessToken, token_type: stored.token.tokenType };
+    if (stored.token.expiresAt !== undefined) tokens.expires_in = Math.max(0, Math.floor((stored.token.expiresAt - now()) / 1000));
+    if (stored.token.scope) tokens.scope = stored.token.scope;
+    return tokens;
+  }
+
+  /**
+   * Called first whenever the SDK starts its own authorization; this provider refuses with
+   * `AUTH_REQUIRED` (or `STEP_UP_LIMIT`) so that no flow ever starts in the background.
+   */
+  discoveryState(): never {
+    throw this.authRequiredError();
+  }
+
+  /** Never called in practice (see `discoveryState`); refuses like it. */
+  saveTokens(): never {
+    throw this.authRequiredError();
+  }
+
+  /** Refuses to start a browser flow. */
+  redirectToAuthorization(): never {
+    throw this.authRequiredError();
+  }
+
+  /** Refuses to start a browser flow. */
+  saveCodeVerifier(): never {
+    throw this.authRequiredError();
+  }
+
+  /** Refuses to start a browser flow. */
+  codeVerifier(): never {
+    throw this.authRequiredError();
+  }
+
+  /** Deletes the stored token when the SDK reports it invalid. */
+  async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
+    if (scope === 'all' || scope === 'tokens' || scope === 'client') await this.options.tokenStore.delete(this.options.serverName);
+  }
+
+  /**
+   * Wraps a `fetch` so that 401/403 challenges from this server are recorded in
+   * {@link StoredTokenOAuthProvider.lastChallenge}; a successful response resets the step-up count.
+   */
+  wrapFetch(fetch: FetchFunction = (input, init) => globalThis.fetch(input, init)): FetchFunction {
+    const origin = new URL(this.serverUrl).origin;
+    return async (input, init) => {
+      const response = await fetch(input, init);
+      const url = new URL(input instanceof URL ? input.href : String(input));
+      if (url.origin === origin) {
+        if (response.status === 401 || response.status === 403) {
+          this.lastChallenge = parseWwwAuthenticate(response.headers.get('www-authenticate')) ?? {};
+        } else if (response.ok) {
+          this.stepUps.clear();
+        }
+      }
+      return response;
+    };
+  }
+
+  /** The error thrown instead of authorizing: `AUTH_REQUIRED`, or `STEP_UP_LIMIT` once step-ups repeat. */
+  authRequiredError(): OAuthError {
+    const { serverName } = this.options;
+    const challenge = this.lastChallenge;
+    if (challenge?.error === 'insufficient_scope') {
+      const key = challenge.scope ?? '';
+      const attempts = (this.stepUps.get(key) ?? 0) + 1;
+      this.stepUps.set(key, attempts);
+      if (attempts > (this.options.maxStepUpAttempts ?? 2)) {
+        return new OAuthError(
+          `MCP server '${serverName}' still answers insufficient_scope${challenge.scope ? ` (scope "${challenge.scope}")` : ''} after ${attempts - 1} step-up attempts; giving up. Check the scopes your account may grant.`,
+          { code: 'STEP_UP_LIMIT', serverName, oauthErrorCode: challenge.error, requiredScope: challenge.scope },
+        );
+      }
+      return new OAuthError(
+        `MCP server '${serverName}' needs more permissions${challenge.scope ? ` (scope "${challenge.scope}")` : ''}: ${authCommandHint(serverName)}.`,
+        { code: 'AUTH_REQUIRED', serverName, oauthErrorCode: challenge.error, requiredScope: challenge.scope },
+      );
+    }
+    const message = this.hadToken
+      ? `MCP server '${serverName}' rejected the stored OAuth token: ${authCommandHint(serverName)}.`
+      : `MCP server '${serverName}' requires authentication: ${authCommandHint(serverName)}.`;
+    return new OAuthError(message, { code: 'AUTH_REQUIRED', serverName, oauthErrorCode: challenge?.error, requiredScope: challenge?.scope });
+  }
+}

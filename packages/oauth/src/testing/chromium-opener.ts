@@ -1,0 +1,48 @@
+import { existsSync } from 'node:fs';
+import { chromium, type Browser } from 'playwright-core';
+
+/** Where Debian's `chromium` package installs the browser. */
+export const CHROMIUM_PATH = '/usr/bin/chromium';
+
+/**
+ * Launches headless Chromium and returns an `openBrowser` hook that drives oidc-provider's
+ * development login and consent pages until the browser lands on the callback. Throws when
+ * Chromium is missing, so the end-to-end test fails instead of being skipped.
+ */
+export async function launchChromiumOpener(): Promise<{
+  openBrowser: (url: string) => Promise<void>;
+  landedOn: string[];
+  close: () => Promise<void>;
+}> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(
+      `Chromium is not installed at ${CHROMIUM_PATH}; the OAuth end-to-end test needs it. Install it with: apt-get update && apt-get install -y chromium`,
+    );
+  }
+  const browser: Browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const landedOn: string[] = [];
+  return {
+    landedOn,
+    async openBrowser(url) {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      try {
+        await page.goto(url);
+        await page.fill('input[name=login]', 'alice');
+        await page.fill('input[name=password]', 'any-password');
+        await page.click('button[type=submit]');
+        await page.waitForSelector('input[name=prompt][value=consent]', { state: 'attached' });
+        await page.click('button[type=submit]');
+        await page.waitForURL((u) => u.pathname === '/oauth/callback', { waitUntil: 'load' });
+        landedOn.push(page.url());
+        landedOn.push(await page.textContent('h1') ?? '');
+      } finally {
+        await context.close();
+      }
+    },
+    close: () => browser.close(),
+  };
+}

@@ -1,0 +1,66 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider from 'oidc-provider';
+import type { VerifiedToken } from './protected-mcp-server.js';
+
+/**
+ * Runs `oidc-provider` on 127.0.0.1 (port 0) as a real authorization server: open dynamic
+ * client registration, PKCE S256, resource indicators (RFC 8707) with the resource as the
+ * token audience, refresh tokens for every client allowed the grant, and the built-in
+ * development login and consent pages.
+ */
+export async function startOidcAuthorizationServer(options: {
+  /** Scopes of the resource servers. @default ['mcp:tools', 'mcp:admin'] */
+  resourceScopes?: string[];
+  /** Access-token lifetime in seconds. @default 3600 */
+  accessTokenTtl?: number;
+} = {}): Promise<{
+  issuer: string;
+  provider: Provider;
+  verifyAccessToken: (token: string) => Promise<VerifiedToken | undefined>;
+  close: () => Promise<void>;
+}> {
+  const http = createServer();
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+  const resourceScopes = options.resourceScopes ?? ['mcp:tools', 'mcp:admin'];
+  const provider = new Provider(issuer, {
+    clients: [],
+    scopes: ['openid', 'offline_access', ...resourceScopes],
+    pkce: { required: () => true },
+    features: {
+      registration: { enabled: true },
+      devInteractions: { enabled: true },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => undefined as unknown as string,
+        useGrantedResource: () => true,
+        getResourceServerInfo: () => ({
+          scope: resourceScopes.join(' '),
+          accessTokenTTL: options.accessTokenTtl ?? 3600,
+          accessTokenFormat: 'opaque',
+        }),
+      },
+    },
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    ttl: {
+      AccessToken: options.accessTokenTtl ?? 3600,
+      Interaction: 600,
+      Session: 3600,
+      Grant: 3600,
+      RefreshToken: 86_400,
+    },
+    findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
+  });
+  http.on('request', provider.callback());
+  return {
+    issuer,
+    provider,
+    async verifyAccessToken(token) {
+      const found = await provider.AccessToken.find(token);
+      if (!found || found.isExpired) return undefined;
+      return { audience: found.aud as string | string[] | undefined, scope: found.scope ?? '', clientId: found.clientId ?? '' };
+    },
+    close: () => new Promise<void>((resolve) => { http.close(() => resolve()); http.closeAllConnections(); }),
+  };
+}

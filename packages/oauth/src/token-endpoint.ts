@@ -1,0 +1,100 @@
+import type { FetchFunction } from './guarded-fetch.js';
+import { OAuthError, type OAuthErrorCode } from './oauth-error.js';
+import type { StoredClient, StoredToken } from './token-store.js';
+
+/** A client authentication method at the token endpoint. */
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+
+/**
+ * Picks how the client authenticates at the token endpoint: `none` for a public client;
+ * for a confidential one the method its registration returned, else `client_secret_basic`
+ * when supported or not advertised (the RFC 8414 default), else `client_secret_post`.
+ */
+export function selectTokenEndpointAuthMethod(client: StoredClient, supported?: readonly string[]): TokenEndpointAuthMethod {
+  if (!client.clientSecret) return 'none';
+  const registered = client.tokenEndpointAuthMethod;
+  if (registered === 'client_secret_basic' || registered === 'client_secret_post') return registered;
+  if (!supported || supported.length === 0 || supported.includes('client_secret_basic')) return 'client_secret_basic';
+  return supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
+}
+
+/** Options of {@link requestToken}. */
+export interface RequestTokenOptions {
+  /** Name of the server entry, for messages. */
+  serverName: string;
+  /** The (already checked) token endpoint. */
+  tokenEndpoint: string;
+  /** The client. */
+  client: StoredClient;
+  /** `token_endpoint_auth_methods_supported`, when known. */
+  authMethodsSupported?: readonly string[];
+  /** Grant parameters (`grant_type`, `code`, `refresh_token`, `resource`...). */
+  params: Record<string, string | undefined>;
+  /** Error code to throw with on failure. */
+  failureCode: Extract<OAuthErrorCode, 'TOKEN_EXCHANGE_FAILED' | 'REFRESH_FAILED'>;
+  /** HTTP client. */
+  fetch: FetchFunction;
+  /** Clock. */
+  now: () => number;
+}
+
+function formEncode(value: string): string {
+  return encodeURIComponent(value).replace(/%20/g, '+');
+}
+
+async function readTokenResponse(response: Response): Promise<Record<string, unknown>> {
+  const text = await response.text();
+  try {
+    const value: unknown = JSON.parse(text);
+    if (typeof value === 'object' && value !== null) return value as Record<string, unknown>;
+  } catch {
+    // Some servers answer application/x-www-form-urlencoded (GitHub without an Accept header).
+  }
+  return Object.fromEntries(new URLSearchParams(text));
+}
+
+/** POSTs a token request (code exchange or refresh) and returns the token, or throws `OAuthError`. */
+export async function requestToken(options: RequestTokenOptions): Promise<StoredToken> {
+  const { client, serverName } = options;
+  const body = new URLSearchParams();
+  for (const [key, value] of Object.entries(options.params)) if (value !== undefined) body.set(key, value);
+  const headers: Record<string, string> = {
+    'content-type': 'application/x-www-form-urlencoded',
+    accept: 'application/json, application/x-www-form-urlencoded',
+  };
+  const method = selectTokenEndpointAuthMethod(client, options.authMethodsSupported);
+  if (method === 'client_secret_basic') {
+    const credentials = `${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? '')}`;
+    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+  } else {
+    body.set('client_id', client.clientId);
+    if (method === 'client_secret_post') body.set('client_secret', client.clientSecret ?? '');
+  }
+  const what = options.failureCode === 'REFRESH_FAILED' ? 'refresh the OAuth token' : 'exchange the authorization code';
+  let response: Response;
+  try {
+    response = await options.fetch(options.tokenEndpoint, { method: 'POST', headers, body, redirect: 'error' });
+  } catch (error) {
+    throw new OAuthError(`Could not ${what} for MCP server '${serverName}': ${(error as Error).message}`, {
+      code: options.failureCode, serverName, url: options.tokenEndpoint, cause: error,
+    });
+  }
+  const data = await readTokenResponse(response);
+  if (!response.ok || typeof data.access_token !== 'string') {
+    const oauthError = typeof data.error === 'string' ? data.error : undefined;
+    const description = typeof data.error_description === 'string' ? ` - ${data.error_description.slice(0, 300)}` : '';
+    throw new OAuthError(
+      `Could not ${what} for MCP server '${serverName}': ${oauthError ?? `HTTP ${response.status}`}${description}.`,
+      { code: options.failureCode, serverName, url: options.tokenEndpoint, oauthErrorCode: oauthError },
+    );
+  }
+  const token: StoredToken = {
+    accessToken: data.access_token,
+    tokenType: typeof data.token_type === 'string' && data.token_type ? data.token_type : 'Bearer',
+  };
+  if (typeof data.refresh_token === 'string' && data.refresh_token) token.refreshToken = data.refresh_token;
+  const expiresIn = Number(data.expires_in);
+  if (data.expires_in !== undefined && Number.isFinite(expiresIn)) token.expiresAt = options.now() + expiresIn * 1000;
+  if (typeof data.scope === 'string') token.scope = data.scope;
+  return token;
+}

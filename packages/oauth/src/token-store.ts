@@ -1,0 +1,80 @@
+/** An OAuth token as stored. */
+export interface StoredToken {
+  /** The access token sent as `Authorization: Bearer`. */
+  accessToken: string;
+  /** Usually `Bearer`. */
+  tokenType: string;
+  /** The refresh token, when the authorization server issued one. */
+  refreshToken?: string;
+  /** Expiry as milliseconds since the epoch, when known. */
+  expiresAt?: number;
+  /** Scopes granted (space-separated), when known. */
+  scope?: string;
+}
+
+/** How the client identified itself to the authorization server. */
+export interface StoredClient {
+  /** The client id. */
+  clientId: string;
+  /** The client secret of a confidential client. */
+  clientSecret?: string;
+  /** `none`, `client_secret_basic` or `client_secret_post`. */
+  tokenEndpointAuthMethod?: string;
+  /** Where the id came from. */
+  source: 'configured' | 'metadata-document' | 'dynamic-registration';
+  /** The redirect URI registered with it (dynamic registration). */
+  redirectUri?: string;
+}
+
+/** Everything stored for one MCP server and one authorization server (issuer). */
+export interface StoredOAuthCredentials {
+  /** Name of the server entry. */
+  serverName: string;
+  /** Issuer of the authorization server that issued the token. */
+  issuer: string;
+  /** URL of the MCP server the token is for. */
+  mcpServerUrl: string;
+  /** The RFC 8707 resource indicator the token was requested for. */
+  resource: string;
+  /** Token endpoint, for refresh. */
+  tokenEndpoint: string;
+  /** The client registration. */
+  client: StoredClient;
+  /** The token. */
+  token: StoredToken;
+  /** Last write, milliseconds since the epoch. */
+  updatedAt: number;
+}
+
+/**
+ * Where tokens live. Entries are keyed by server name and issuer. Implementations must make
+ * each call atomic; {@link InMemoryTokenStore} and `FileTokenStore` are provided.
+ */
+export interface TokenStore {
+  /** The entry for `serverName` and `issuer`; without `issuer`, the most recently updated one of the server. */
+  get(serverName: string, issuer?: string): Promise<StoredOAuthCredentials | undefined>;
+  /** Stores an entry, replacing the one with the same server name and issuer. */
+  set(credentials: StoredOAuthCredentials): Promise<void>;
+  /** Deletes the entry for `serverName` and `issuer`, or every entry of the server without `issuer`. */
+  delete(serverName: string, issuer?: string): Promise<void>;
+  /** Every stored entry. */
+  list(): Promise<StoredOAuthCredentials[]>;
+}
+
+/** Picks the entry of a server (and issuer) from a list; shared by the store implementations. */
+export function findCredentials(
+  entries: readonly StoredOAuthCredentials[],
+  serverName: string,
+  issuer?: string,
+): StoredOAuthCredentials | undefined {
+  const matching = entries.filter((e) => e.serverName === serverName && (issuer === undefined || e.issuer === issuer));
+  return matching.sort((a, b) => b.updatedAt - a.updatedAt)[0];
+}
+
+/** Returns `entries` with `credentials` replacing the entry of the same server and issuer. */
+export function upsertCredentials(
+  entries: readonly StoredOAuthCredentials[],
+  credentials: StoredOAuthCredentials,
+): StoredOAuthCredentials[] {
+  return [...entries.filter((e) => !(e.serverName === credentials.serverName && e.issuer === credentials.issuer)), credentials];
+}

@@ -1,0 +1,316 @@
+import { describe, expect, it } from 'vitest';
+import { deepFreeze, deeplyNested, chainDepth } from './__fixtures__/visit-schemas.js';
+import type { DroppedSchemaKeyword, SchemaProfile } from './index.js';
+import { SCHEMA_PROFILES, sanitizeSchema, SchemaSanitizerError } from './index.js';
+
+describe('sanitizeSchema: every profile', () => {
+  it.each(SCHEMA_PROFILES)('%s: a missing or non-object schema becomes an empty object schema', (profile) => {
+    for (const input of [undefined, null, 'x', 42, [], true]) {
+      expect(sanitizeSchema(input, { profile })).toEqual({ type: 'object', properties: {} });
+    }
+  });
+
+  it.each(SCHEMA_PROFILES)('%s: never mutates the input and shares no objects with it', (profile) => {
+    const input = deepFreeze({
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a'] }, meta: { type: 'object', properties: { k: { type: ['string', 'null'] } } } },
+      required: ['tags'],
+    });
+    const before = JSON.stringify(input);
+    const out = sanitizeSchema(input, { profile });
+    expect(JSON.stringify(input)).toBe(before);
+    expect(out).not.toBe(input);
+    expect(out['properties']).not.toBe(input.properties);
+    const tags = (out['properties'] as Record<string, Record<string, unknown>>)['tags']!;
+    expect(tags).not.toBe(input.properties.tags);
+    if (tags['default'] !== undefined) expect(tags['default']).not.toBe(input.properties.tags.default);
+  });
+
+  it.each(SCHEMA_PROFILES)('%s: survives 10 000 levels of nesting without a stack overflow', (profile) => {
+    const out = sanitizeSchema(deeplyNested(10_000), { profile });
+    expect(chainDepth(out)).toBe(10_000);
+  });
+
+  it.each(SCHEMA_PROFILES)('%s: a property named like a keyword is kept (names are not keywords)', (profile) => {
+    const input = { type: 'object', properties: { $schema: { type: 'string' }, additionalProperties: { type: 'string' }, default: { type: 'number' } }, required: [] };
+    const out = sanitizeSchema(input, { profile });
+    expect(Object.keys(out['properties'] as object)).toEqual(['$schema', 'additionalProperties', 'default']);
+  });
+
+  it.each(SCHEMA_PROFILES)('%s: an own __proto__ property is copied as data, never as a prototype', (profile) => {
+    const input = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}},"x-meta":{"__proto__":{"polluted":true}}}');
+    const out = sanitizeSchema(input, { profile });
+    const properties = out['properties'] as Record<string, unknown>;
+    expect(Object.getPrototypeOf(properties)).toBe(Object.prototype);
+    expect(Object.prototype.hasOwnProperty.call(properties, '__proto__')).toBe(true);
+    expect(({} as Record<string, unknown>)['polluted']).toBeUndefined();
+  });
+
+  it('a cyclic JavaScript object graph fails with SCHEMA_TOO_LARGE instead of hanging', () => {
+    const node: Record<string, unknown> = { type: 'object', properties: {} };
+    (node['properties'] as Record<string, unknown>)['self'] = node;
+    for (const profile of SCHEMA_PROFILES) {
+      let error: unknown;
+      try {
+        sanitizeSchema(node, { profile, maxNodes: 5_000 });
+      } catch (caught) {
+        error = caught;
+      }
+      expect(SchemaSanitizerError.isInstance(error)).toBe(true);
+      expect((error as SchemaSanitizerError).code).toBe('SCHEMA_TOO_LARGE');
+    }
+  });
+
+  it('an unknown profile is a typed error', () => {
+    expect(() => sanitizeSchema({}, { profile: 'llama' as SchemaProfile })).toThrow(/Unknown schema profile 'llama'/);
+  });
+
+  it('defaults to the gemini profile', () => {
+    expect(sanitizeSchema({ type: 'object', additionalProperties: false, properties: {} })).toEqual({ type: 'object', properties: {} });
+  });
+});
+
+describe('sanitizeSchema: gemini (the seeds rules)', () => {
+  const gemini = (schema: unknown) => sanitizeSchema(schema, { profile: 'gemini' });
+
+  it('drops $schema and additionalProperties everywhere, including additionalProperties that are schemas', () => {
+    const out = gemini({
+      $schema: 'x',
+      type: 'object',
+      additionalProperties: false,
+      properties: {
+        map: { type: 'object', additionalProperties: { type: 'object', additionalProperties: false, properties: { v: { type: 'string' } } } },
+        list: { type: 'array', items: { type: 'object', $schema: 'y', additionalProperties: true, properties: {} } },
+        tuple: { type: 'array', prefixItems: [{ type: 'object', additionalProperties: false }] },
+      },
+    });
+    expect(JSON.stringify(out)).not.toMatch(/\$schema|additionalProperties/);
+    expect(out).toEqual({
+      type: 'object',
+      properties: { map: { type: 'object' }, list: { type: 'array', items: { type: 'object', properties: {} } }, tuple: { type: 'array', prefixItems: [{ type: 'object' }] } },
+    });
+  });
+
+  it('drops default only where anyOf is present, at any depth (anyOf/oneOf/allOf/$defs)', () => {
+    const out = gemini({
+      type: 'object',
+      properties: {
+        a: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null },
+        b: { type: 'string', default: 'keep' },
+        c: { oneOf: [{ anyOf: [{ type: 'number' }], default: 1 }, { type: 'string', default: 'x' }] },
+        d: { allOf: [{ anyOf: [{ type: 'string' }], default: 'gone' }] },
+      },
+    });
+    expect(out['properties']).toEqual({
+      a: { anyOf: [{ type: 'string' }, { type: 'null' }] },
+      b: { type: 'string', default: 'keep' },
+      c: { oneOf: [{ anyOf: [{ type: 'number' }] }, { type: 'string', default: 'x' }] },
+      d: { allOf: [{ anyOf: [{ type: 'string' }] }] },
+    });
+  });
+
+  it('does not treat data as schemas: a default value holding additionalProperties is copied unchanged', () => {
+    const out = gemini({ type: 'object', properties: { cfg: { type: 'object', default: { additionalProperties: false, $schema: 'v' } } } });
+    expect((out['properties'] as Record<string, Record<string, unknown>>)['cfg']!['default']).toEqual({ additionalProperties: false, $schema: 'v' });
+  });
+
+  it('inlines local $refs, drops $defs/definitions, and resolves refs to any JSON pointer', () => {
+    const out = gemini({
+      type: 'object',
+      properties: { who: { $ref: '#/$defs/Person', description: 'The person' }, again: { $ref: '#/properties/who' }, odd: { $ref: '#/definitions/a~1b' } },
+      $defs: { Person: { type: 'object', properties: { name: { type: 'string' } }, description: 'A person' } },
+      definitions: { 'a/b': { type: 'integer' } },
+    });
+    expect(out).toEqual({
+      type: 'object',
+      properties: {
+        who: { type: 'object', properties: { name: { type: 'string' } }, description: 'The person' },
+        again: { type: 'object', properties: { name: { type: 'string' } }, description: 'The person' },
+        odd: { type: 'integer' },
+      },
+    });
+  });
+
+  it('cuts recursive $refs at maxRefDepth, keeping the description, and reports it', () => {
+    const dropped: DroppedSchemaKeyword[] = [];
+    const schema = { type: 'object', properties: { root: { $ref: '#/$defs/Node' } }, $defs: { Node: { type: 'object', description: 'A node', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } } } } };
+    const out = sanitizeSchema(schema, { profile: 'gemini', maxRefDepth: 1, onDrop: (d) => dropped.push(d) });
+    expect(out['properties']).toEqual({ root: { type: 'object', description: 'A node', properties: { kids: { type: 'array', items: { description: 'A node' } } } } });
+    expect(dropped).toContainEqual({ path: '/properties/root/properties/kids/items', keyword: '$ref', reason: 'ref-depth-limit' });
+  });
+
+  it('handles a self-referencing root ($ref "#") and mutual recursion without hanging', () => {
+    const out = gemini({ type: 'object', properties: { next: { $ref: '#' }, a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'object', properties: { b: { $ref: '#/$defs/B' } } }, B: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } } } });
+    expect(JSON.stringify(out)).not.toContain('$ref');
+    expect(JSON.stringify(out).length).toBeLessThan(2_000);
+  });
+
+  it('bounds exponential $defs fan-out with maxInlinedRefs', () => {
+    const $defs: Record<string, unknown> = { L0: { type: 'string' } };
+    for (let level = 1; level <= 30; level++) $defs[`L${level}`] = { type: 'object', properties: { x: { $ref: `#/$defs/L${level - 1}` }, y: { $ref: `#/$defs/L${level - 1}` } } };
+    const start = performance.now();
+    const out = sanitizeSchema({ type: 'object', properties: { top: { $ref: '#/$defs/L30' } }, $defs }, { profile: 'gemini', maxInlinedRefs: 500 });
+    expect(performance.now() - start).toBeLessThan(2_000);
+    expect(JSON.stringify(out)).not.toContain('$ref');
+  });
+
+  it('drops unresolvable and remote $refs but keeps their siblings', () => {
+    const dropped: DroppedSchemaKeyword[] = [];
+    const out = sanitizeSchema({ type: 'object', properties: { a: { $ref: 'https://example.com/s.json', description: 'remote' }, b: { $ref: '#/$defs/missing', type: 'string' } } }, { profile: 'gemini', onDrop: (d) => dropped.push(d) });
+    expect(out['properties']).toEqual({ a: { description: 'remote' }, b: { type: 'string' } });
+    expect(dropped.filter((d) => d.reason === 'unresolved-ref')).toHaveLength(2);
+  });
+
+  it('rewrites type [X, "null"] to nullable and makes boolean schemas {}', () => {
+    const out = gemini({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: { type: ['null', 'integer'] }, c: { type: ['string', 'number', 'null'] }, d: true, e: { type: 'array', items: false } } });
+    expect(out['properties']).toEqual({ a: { type: 'string', nullable: true }, b: { type: 'integer', nullable: true }, c: { anyOf: [{ type: 'string' }, { type: 'number' }], nullable: true }, d: {}, e: { type: 'array', items: {} } });
+  });
+
+  it('makes the root an object: root $ref resolved, root anyOf of objects merged, other roots replaced', () => {
+    expect(gemini({ $ref: '#/definitions/Args', definitions: { Args: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } })).toEqual({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
+    expect(gemini({ anyOf: [{ type: 'object', properties: { a: { type: 'string' }, id: { type: 'string' } }, required: ['a', 'id'] }, { type: 'object', properties: { b: { type: 'number' }, id: { type: 'string' } }, required: ['id'] }] })).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, id: { type: 'string' }, b: { type: 'number' } },
+      required: ['id'],
+    });
+    expect(gemini({ type: 'string' })).toEqual({ type: 'object', properties: {} });
+    expect(gemini({ properties: { a: { type: 'string' } } })).toEqual({ properties: { a: { type: 'string' } }, type: 'object' });
+    expect(gemini({})).toEqual({ type: 'object', properties: {} });
+  });
+});
+
+describe('sanitizeSchema: gemini-json-schema (today\'s parametersJsonSchema)', () => {
+  it('only rewrites type [X, "null"], in schema positions only; $ref, $defs, $schema, additionalProperties and defaults stay', () => {
+    const input = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { type: ['null', 'string'], default: null }, n: { $ref: '#/$defs/N' }, d: { type: 'object', default: { type: ['string', 'null'] } }, u: { anyOf: [{ type: 'string' }], default: 'x' } },
+      $defs: { N: { type: ['object', 'null'], properties: { next: { $ref: '#/$defs/N' } } } },
+    };
+    expect(sanitizeSchema(input, { profile: 'gemini-json-schema' })).toEqual({
+      ...input,
+      properties: { ...input.properties, a: { type: 'string', nullable: true, default: null } },
+      $defs: { N: { type: 'object', nullable: true, properties: { next: { $ref: '#/$defs/N' } } } },
+    });
+  });
+});
+
+describe('sanitizeSchema: openai-strict', () => {
+  const strict = (schema: unknown, onDrop?: (d: DroppedSchemaKeyword) => void) => sanitizeSchema(schema, { profile: 'openai-strict', onDrop });
+
+  it('closes every object, requires every property and makes optional ones nullable', () => {
+    const out = strict({
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        size: { type: 'integer' },
+        mode: { type: 'string', enum: ['a', 'b'] },
+        either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
+        ref: { $ref: '#/$defs/Thing' },
+        nested: { type: 'object', properties: { deep: { type: 'boolean' } } },
+      },
+      required: ['name'],
+      $defs: { Thing: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } },
+    });
+    expect(out).toEqual({
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        size: { type: ['integer', 'null'] },
+        mode: { type: ['string', 'null'], enum: ['a', 'b', null] },
+        either: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
+        ref: { anyOf: [{ $ref: '#/$defs/Thing' }, { type: 'null' }] },
+        nested: { type: ['object', 'null'], properties: { deep: { type: ['boolean', 'null'] } }, required: ['deep'], additionalProperties: false },
+      },
+      $defs: { Thing: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false } },
+      required: ['name', 'size', 'mode', 'either', 'ref', 'nested'],
+      additionalProperties: false,
+    });
+  });
+
+  it('removes unsupported keywords and formats, and reports each one', () => {
+    const dropped: DroppedSchemaKeyword[] = [];
+    const out = strict(
+      {
+        $schema: 'x',
+        type: 'object',
+        properties: { s: { type: 'string', minLength: 1, maxLength: 5, format: 'uri', default: 'a', examples: ['b'] }, d: { type: 'string', format: 'date-time', pattern: '^2' }, m: { type: 'object', additionalProperties: { type: 'string' } }, t: { type: 'array', prefixItems: [{ type: 'string' }], uniqueItems: true, minItems: 1 } },
+        required: ['s', 'd', 'm', 't'],
+        'x-vendor': { a: 1 },
+      },
+      (d) => dropped.push(d),
+    );
+    expect(out['properties']).toEqual({
+      s: { type: 'string' },
+      d: { type: 'string', format: 'date-time', pattern: '^2' },
+      m: { type: 'object', properties: {}, required: [], additionalProperties: false },
+      t: { type: 'array', minItems: 1 },
+    });
+    const keys = dropped.map((d) => `${d.path}:${d.keyword}:${d.reason}`);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        ':$schema:unsupported-keyword',
+        ':x-vendor:unsupported-keyword',
+        '/properties/s:minLength:unsupported-keyword',
+        '/properties/s:format:unsupported-format',
+        '/properties/s:default:unsupported-keyword',
+        '/properties/m:additionalProperties:unsupported-keyword',
+        '/properties/t:prefixItems:unsupported-keyword',
+        '/properties/t:uniqueItems:unsupported-keyword',
+      ]),
+    );
+  });
+
+  it('turns oneOf into anyOf and merges allOf members (inline and $ref) into the parent', () => {
+    const out = strict({
+      type: 'object',
+      properties: {
+        pick: { oneOf: [{ type: 'string' }, { type: 'integer' }] },
+        both: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { $ref: '#/$defs/B' }] },
+      },
+      required: ['pick', 'both'],
+      $defs: { B: { type: 'object', properties: { b: { type: 'number' } }, required: ['b'] } },
+    });
+    const properties = out['properties'] as Record<string, unknown>;
+    expect(properties['pick']).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
+    expect(properties['both']).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false });
+  });
+
+  it('narrows unconstrained schemas and removes false schemas', () => {
+    const out = strict({ type: 'object', properties: { any: {}, yes: true, no: false, list: { type: 'array', items: {} } }, required: ['any', 'yes', 'no', 'list'] });
+    expect(out).toEqual({
+      type: 'object',
+      properties: { any: { type: ['string', 'number', 'boolean', 'null'] }, yes: { type: ['string', 'number', 'boolean', 'null'] }, list: { type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] } } },
+      required: ['any', 'yes', 'list'],
+      additionalProperties: false,
+    });
+  });
+
+  it('resolves a root $ref and never follows recursive refs', () => {
+    const out = strict({ $ref: '#/$defs/Node', $defs: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['kids'] } } });
+    expect(out['type']).toBe('object');
+    expect(out['required']).toEqual(['kids']);
+    expect((out['$defs'] as Record<string, unknown>)['Node']).toEqual({ type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['kids'], additionalProperties: false });
+  });
+});
+
+describe('sanitizeSchema: anthropic and none', () => {
+  it('anthropic keeps the schema but makes the root an object schema', () => {
+    const input = { $schema: 'x', type: 'object', additionalProperties: false, properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string', default: 'z', anyOf: [{ minLength: 1 }] } } };
+    expect(sanitizeSchema(input, { profile: 'anthropic' })).toEqual(input);
+    expect(sanitizeSchema({ oneOf: [{ type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }, { type: 'object', properties: { y: { type: 'string' } }, required: ['y'] }] }, { profile: 'anthropic' })).toEqual({
+      type: 'object',
+      properties: { x: { type: 'string' }, y: { type: 'string' } },
+    });
+    expect(sanitizeSchema({ type: 'array' }, { profile: 'anthropic' })).toEqual({ type: 'object', properties: {} });
+  });
+
+  it('none returns an equal, independent copy', () => {
+    const input = { type: 'string', $schema: 'x', anyOf: [{ type: ['string', 'null'] }], default: 1 };
+    const out = sanitizeSchema(input, { profile: 'none' });
+    expect(out).toEqual(input);
+    expect(out['anyOf']).not.toBe(input.anyOf);
+  });
+});

@@ -1,0 +1,86 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { McpServerConfig } from '@toolhost/config';
+import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { createSseTransport, createTransport } from './create-transport.js';
+import { httpStatusOf, mapConnectError } from './map-connect-error.js';
+import { resolveTransportKind } from './resolve-transport-kind.js';
+import type { TransportHandle, TransportOptions } from './transport-options.js';
+
+/** HTTP statuses of the initialize POST that mean "try legacy SSE" (never 401/403). */
+export const SSE_FALLBACK_STATUSES: readonly number[] = [400, 404, 405];
+
+/** Options of {@link connectTransport}. */
+export interface ConnectTransportOptions extends TransportOptions {
+  /** The server entry. */
+  config: McpServerConfig;
+  /** A fresh SDK `Client`; it is connected on success and closed on failure. */
+  client: Client;
+  /** Connect (initialize) timeout in ms. @default config.timeout ?? 600000 */
+  timeout?: number;
+  /** Aborts the connection attempt. */
+  signal?: AbortSignal;
+}
+
+/** A connected transport. */
+export interface ConnectedTransport extends TransportHandle {
+  /** True when an untyped `url` fell back from Streamable HTTP to legacy SSE. */
+  fellBackToSse: boolean;
+}
+
+/**
+ * Connects `client` to the server of `config`, choosing the transport like `createTransport`;
+ * a `url` without `type` tries Streamable HTTP first and legacy SSE only when the initialize
+ * POST answered 400, 404 or 405. Failures are `TransportError`s naming the server; the client
+ * is closed and no process is left running. Attach the client's `onclose`/`onerror` handlers
+ * after this resolves.
+ * @example
+ * const client = new Client({ name: 'host', version: '1.0.0' });
+ * const connection = await connectTransport({ serverName: 'github', config, client });
+ * // ... use client ...
+ * await connection.close();
+ */
+export async function connectTransport(options: ConnectTransportOptions): Promise<ConnectedTransport> {
+  const { config, client, serverName } = options;
+  const target = resolveTransportKind(serverName, config);
+  const timeoutMs = options.timeout ?? config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+  const requestOptions = { timeout: timeoutMs, ...(options.signal ? { signal: options.signal } : {}) };
+  const context = {
+    serverName,
+    timeoutMs,
+    ...(target.kind === 'stdio' ? { command: target.command } : { url: target.url.href }),
+  };
+  const attempt = async (handle: TransportHandle): Promise<unknown> => {
+    try {
+      await client.connect(handle.transport, requestOptions);
+      return undefined;
+    } catch (error) {
+      await client.close().catch(() => undefined);
+      await handle.close().catch(() => undefined);
+      return error;
+    }
+  };
+  const connected = (handle: TransportHandle, fellBackToSse: boolean): ConnectedTransport => ({
+    ...handle,
+    get pid() {
+      return handle.pid;
+    },
+    fellBackToSse,
+    close: async () => {
+      await handle.close().catch(() => undefined);
+      await client.close().catch(() => undefined);
+    },
+  });
+
+  const first = createTransport(config, options);
+  const error = await attempt(first);
+  if (error === undefined) return connected(first, false);
+  const status = httpStatusOf(error);
+  if (target.kind !== 'http' || !target.detectSse || status === undefined || !SSE_FALLBACK_STATUSES.includes(status)) {
+    throw mapConnectError(error, { ...context, handle: first });
+  }
+  const sse = createSseTransport({ url: target.url, config }, options);
+  const sseError = await attempt(sse);
+  if (sseError === undefined) return connected(sse, true);
+  const reason = sseError instanceof Error ? sseError.message : String(sseError);
+  throw mapConnectError(error, { ...context, handle: first, note: `Legacy SSE fallback also failed: ${reason}.` });
+}

@@ -1,0 +1,98 @@
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServerConfig } from '@toolhost/config';
+import { createHttpFetch, type HttpObservations } from './create-http-fetch.js';
+import { resolveTransportKind } from './resolve-transport-kind.js';
+import { sanitizeEnvironment } from './sanitize-environment.js';
+import { StdioTransport } from './stdio-transport.js';
+import { StreamableHttpSessionTransport } from './streamable-http-session-transport.js';
+import type { TransportHandle, TransportOptions } from './transport-options.js';
+
+function mergedRequestInit(config: McpServerConfig, requestInit: RequestInit | undefined): RequestInit {
+  const headers = new Headers(requestInit?.headers);
+  for (const [name, value] of Object.entries(config.headers ?? {})) headers.set(name, value);
+  return { ...requestInit, headers: Object.fromEntries(headers.entries()) };
+}
+
+/** Builds the legacy HTTP+SSE transport for `url` (also used by the Streamable HTTP fallback). */
+export function createSseTransport(
+  { url, config }: { url: URL; config: McpServerConfig },
+  options: TransportOptions,
+): TransportHandle {
+  const observations: HttpObservations = {};
+  const transport = new SSEClientTransport(url, {
+    requestInit: mergedRequestInit(config, options.requestInit),
+    fetch: createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations, rewriteGetNotFound: false }),
+    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+  });
+  return {
+    transport,
+    kind: 'sse',
+    stderr: undefined,
+    pid: undefined,
+    authChallenge: () => observations.challenge,
+    close: () => transport.close(),
+  };
+}
+
+/**
+ * Builds the transport for one `mcpServers` entry without connecting it:
+ * `httpUrl` → Streamable HTTP; `url` + `type: 'sse'` → SSE; `url` + `type: 'http'` or no type →
+ * Streamable HTTP (use `connectTransport` for the SSE fallback); `command` → stdio.
+ * The stdio child gets the inherited environment without secret-looking variables, plus the
+ * entry's `env` (never removed); its stderr is kept in `stderr`.
+ * @throws TransportError `INVALID_CONFIG` for an entry without a usable transport.
+ * @example
+ * const { transport } = createTransport({ command: 'node', args: ['server.js'] }, { serverName: 'demo' });
+ * await client.connect(transport);
+ */
+export function createTransport(config: McpServerConfig, options: TransportOptions): TransportHandle {
+  const target = resolveTransportKind(options.serverName, config);
+  if (target.kind === 'sse') return createSseTransport({ url: target.url, config }, options);
+  if (target.kind === 'http') {
+    const observations: HttpObservations = {};
+    const fetch = createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations });
+    const requestInit = mergedRequestInit(config, options.requestInit);
+    const transport = new StreamableHttpSessionTransport({
+      serverName: options.serverName,
+      url: target.url.href,
+      observations,
+      ...(options.sessionDeleteTimeoutMs !== undefined ? { deleteTimeoutMs: options.sessionDeleteTimeoutMs } : {}),
+      createTransport: () =>
+        new StreamableHTTPClientTransport(target.url, {
+          requestInit,
+          fetch,
+          ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+        }),
+    });
+    return {
+      transport,
+      kind: 'http',
+      stderr: undefined,
+      pid: undefined,
+      authChallenge: () => observations.challenge,
+      close: () => transport.close(),
+    };
+  }
+  const inherited = options.env ?? globalThis.process?.env ?? {};
+  const env = { ...sanitizeEnvironment(inherited, options.environment), ...config.env };
+  const transport = new StdioTransport({
+    serverName: options.serverName,
+    command: target.command,
+    args: config.args ?? [],
+    env,
+    ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
+    ...(options.stderrLines !== undefined ? { stderrLines: options.stderrLines } : {}),
+    ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+  });
+  return {
+    transport,
+    kind: 'stdio',
+    stderr: transport.stderr,
+    get pid() {
+      return transport.pid;
+    },
+    authChallenge: () => undefined,
+    close: () => transport.close(),
+  };
+}

@@ -1,0 +1,182 @@
+import { startHttpFixture, type HttpFixture, type HttpFixtureOptions } from '@toolhost-internal/fixtures';
+import { afterEach, describe, expect, it } from 'vitest';
+import { connectTransport, type ConnectedTransport } from './connect-transport.js';
+import type { TransportError } from './transport-error.js';
+import { firstText, newClient } from './test-helpers.js';
+
+const fixtures: HttpFixture[] = [];
+const connections: ConnectedTransport[] = [];
+afterEach(async () => {
+  await Promise.all(connections.splice(0).map((connection) => connection.close()));
+  await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
+});
+
+async function fixture(options: HttpFixtureOptions): Promise<HttpFixture> {
+  const started = await startHttpFixture(options);
+  fixtures.push(started);
+  return started;
+}
+
+async function connect(
+  serverName: string,
+  config: Parameters<typeof connectTransport>[0]['config'],
+): Promise<{ connection: ConnectedTransport; client: ReturnType<typeof newClient> }> {
+  const client = newClient();
+  const connection = await connectTransport({ serverName, config, client, timeout: 10_000 });
+  connections.push(connection);
+  return { connection, client };
+}
+
+describe('Streamable HTTP', () => {
+  it('sends the configured headers on POST, GET and DELETE, and DELETEs the session on close', async () => {
+    const server = await fixture({ behaviour: 'basic' });
+    const { connection, client } = await connect('remote', { httpUrl: server.url, headers: { 'X-Api-Key': 'k-123' } });
+    expect(connection.kind).toBe('http');
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { message: 'hi' } }))).toBe('hi');
+    await expect.poll(() => server.requests.some((r) => r.method === 'GET')).toBe(true);
+    const sessionId = connection.transport.sessionId;
+    expect(server.sessionIds()).toEqual([sessionId]);
+    await connection.close();
+    expect(server.sessionIds()).toEqual([]);
+    const methods = new Set(server.requests.map((r) => r.method));
+    expect(methods).toEqual(new Set(['POST', 'GET', 'DELETE']));
+    expect(server.requests.every((r) => r.headers['x-api-key'] === 'k-123')).toBe(true);
+    const deleted = server.requests.find((r) => r.method === 'DELETE');
+    expect(deleted).toMatchObject({ sessionId, status: 200 });
+    expect(deleted?.headers['mcp-protocol-version']).toBeTruthy();
+  });
+
+  it('keeps working with a POST-only server whose GET stream answers 404', async () => {
+    const server = await fixture({ behaviour: 'basic', getStatus: 404 });
+    const { client } = await connect('post-only', { httpUrl: server.url });
+    await expect.poll(() => server.requests.some((r) => r.method === 'GET' && r.status === 404)).toBe(true);
+    expect(firstText(await client.callTool({ name: 'add', arguments: { a: 1, b: 2 } }))).toBe('3');
+  });
+
+  it('re-initializes once when the server forgets the session', async () => {
+    const server = await fixture({ behaviour: 'basic' });
+    const { client, connection } = await connect('forgetful', { httpUrl: server.url });
+    const firstSession = connection.transport.sessionId;
+    server.forgetSessions();
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { message: 'again' } }))).toBe('again');
+    expect(connection.transport.sessionId).not.toBe(firstSession);
+    expect(server.requests.filter((r) => r.rpcMethods.includes('initialize'))).toHaveLength(2);
+  });
+
+  it('fails with SESSION_EXPIRED naming the server when the new session is forgotten too', async () => {
+    const server = await fixture({ behaviour: 'basic' });
+    const { client } = await connect('amnesiac', { httpUrl: server.url });
+    server.forgetSessions({ always: true });
+    const error = await client.listTools().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'SESSION_EXPIRED', serverName: 'amnesiac', status: 404 });
+    expect((error as Error).message).toContain("'amnesiac'");
+    expect(server.requests.filter((r) => r.rpcMethods.includes('initialize'))).toHaveLength(2);
+  });
+
+  it('re-initializes after a POST-only server restarts', async () => {
+    const server = await fixture({ behaviour: 'basic', getStatus: 404 });
+    const { client } = await connect('restarting', { httpUrl: server.url });
+    await expect.poll(() => server.requests.some((r) => r.method === 'GET' && r.status === 404)).toBe(true);
+    await server.restart();
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});
+
+describe('untyped url: Streamable HTTP first, then legacy SSE', () => {
+  it.each([400, 404, 405] as const)('falls back to SSE when initialize answers %i', async (status) => {
+    const server = await fixture({ behaviour: 'basic', transport: 'both', initializeStatus: status });
+    const { connection, client } = await connect('legacy', { url: server.url, headers: { 'X-Tenant': 't1' } });
+    expect(connection).toMatchObject({ kind: 'sse', fellBackToSse: true });
+    expect(firstText(await client.callTool({ name: 'echo', arguments: { message: 'via sse' } }))).toBe('via sse');
+    expect(server.requests.every((r) => r.headers['x-tenant'] === 't1')).toBe(true);
+    expect(server.requests.some((r) => r.path.startsWith('/messages'))).toBe(true);
+  });
+
+  it('uses Streamable HTTP when it works', async () => {
+    const server = await fixture({ behaviour: 'basic', transport: 'both' });
+    const { connection } = await connect('modern', { url: server.url });
+    expect(connection).toMatchObject({ kind: 'http', fellBackToSse: false });
+  });
+
+  it('never falls back on 401, and keeps the WWW-Authenticate details', async () => {
+    const server = await fixture({
+      behaviour: 'basic',
+      transport: 'both',
+      initializeStatus: 401,
+      wwwAuthenticate: 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource", scope="read write"',
+    });
+    const error = (await connect('private', { url: server.url }).catch((e: unknown) => e)) as TransportError;
+    expect(error).toMatchObject({
+      code: 'AUTH_REQUIRED',
+      status: 401,
+      serverName: 'private',
+      resourceMetadataUrl: 'http://127.0.0.1/.well-known/oauth-protected-resource',
+      scope: 'read write',
+    });
+    expect(error.wwwAuthenticate).toContain('Bearer');
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('never falls back on 403', async () => {
+    const server = await fixture({ behaviour: 'basic', transport: 'both', initializeStatus: 403 });
+    const error = await connect('forbidden', { url: server.url }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    expect(server.requests.map((r) => r.method)).toEqual(['POST']);
+  });
+
+  it('reports the original HTTP error when SSE fails too', async () => {
+    const server = await fixture({ behaviour: 'basic', initializeStatus: 404 });
+    const error = (await connect('nowhere', { url: server.url }).catch((e: unknown) => e)) as TransportError;
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 404, serverName: 'nowhere' });
+    expect(error.message).toContain('Legacy SSE fallback also failed');
+  });
+
+  it('does not fall back for type http, and connects SSE directly for type sse', async () => {
+    const server = await fixture({ behaviour: 'basic', transport: 'sse' });
+    const error = await connect('typed', { url: server.url, type: 'http' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 404 });
+    const { connection, client } = await connect('typed-sse', { url: server.url, type: 'sse' });
+    expect(connection).toMatchObject({ kind: 'sse', fellBackToSse: false });
+    expect((await client.listPrompts()).prompts.map((p) => p.name)).toEqual(['poem-writer']);
+  });
+
+  it('reports an unreachable server as CONNECT_FAILED', async () => {
+    const server = await fixture({ behaviour: 'basic' });
+    const url = server.url;
+    await server.stop();
+    const error = await connect('offline', { httpUrl: url }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'CONNECT_FAILED', serverName: 'offline', url });
+  });
+});
+
+describe('a remote server that goes away', () => {
+  it('fails a call in flight at once and closes the client when the server crashes mid-call', async () => {
+    const server = await fixture({ behaviour: 'crash' });
+    const { client } = await connect('crashing', { httpUrl: server.url });
+    const errors: unknown[] = [];
+    let closed = false;
+    client.onerror = (error) => errors.push(error);
+    client.onclose = () => {
+      closed = true;
+    };
+    const started = Date.now();
+    await expect(client.callTool({ name: 'crash', arguments: {} }, undefined, { timeout: 20_000 })).rejects.toMatchObject({
+      code: -32000,
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(closed).toBe(true);
+    expect(errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'crashing' }));
+  });
+
+  it('closes an idle client whose server stops', async () => {
+    const server = await fixture({ behaviour: 'basic' });
+    const { client } = await connect('stopping', { httpUrl: server.url });
+    await expect.poll(() => server.requests.some((r) => r.method === 'GET' && r.status === 200)).toBe(true);
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    await server.stop();
+    await expect.poll(() => closed, { timeout: 5000 }).toBe(true);
+  });
+});

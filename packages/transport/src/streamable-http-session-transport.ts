@@ -1,0 +1,239 @@
+import { StreamableHTTPError, type StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  isInitializeRequest,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type JSONRPCMessage,
+  type JSONRPCRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { HttpObservations, StreamEnd } from './create-http-fetch.js';
+import { TransportError } from './transport-error.js';
+
+/** Default time allowed for the session DELETE on close. */
+export const DEFAULT_SESSION_DELETE_TIMEOUT_MS = 2000;
+
+/** Options of {@link StreamableHttpSessionTransport}. */
+export interface StreamableHttpSessionTransportOptions {
+  /** Name of the server entry, used in errors. */
+  serverName: string;
+  /** URL of the server, used in errors. */
+  url: string;
+  /** Builds a fresh SDK transport (one per session). */
+  createTransport: () => StreamableHTTPClientTransport;
+  /** The observations of the fetch given to `createTransport`; used to notice a server that went away. */
+  observations?: HttpObservations;
+  /** Time allowed for the re-initialize handshake. @default 30000 */
+  reinitializeTimeoutMs?: number;
+  /** Time allowed for the session DELETE on close. @default 2000 */
+  deleteTimeoutMs?: number;
+}
+
+function describe(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+  return error instanceof Error ? `${error.message}${cause}` : String(error);
+}
+
+function isSessionNotFound(error: unknown): boolean {
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
+
+/**
+ * Streamable HTTP with session care: when the server answers 404 to a request that carried a
+ * session id, it starts a new session once (initialize + initialized, with the parameters the
+ * client first used) and retries the request; a second 404 fails with `SESSION_EXPIRED`.
+ * `close()` ends the session with DELETE (405 accepted) before closing.
+ */
+export class StreamableHttpSessionTransport implements Transport {
+  /** See `Transport.onclose`. */
+  onclose?: () => void;
+  /** See `Transport.onerror`. */
+  onerror?: (error: Error) => void;
+  /** See `Transport.onmessage`. */
+  onmessage?: (message: JSONRPCMessage) => void;
+  private readonly options: StreamableHttpSessionTransportOptions;
+  private inner: StreamableHTTPClientTransport;
+  private generation = 0;
+  private initializeParams: JSONRPCRequest['params'];
+  private protocolVersion: string | undefined;
+  private reinitializing: Promise<void> | undefined;
+  private readonly pending = new Map<string, (message: JSONRPCMessage) => void>();
+  private closing = false;
+  private readonly outstanding = new Set<string | number>();
+
+  constructor(options: StreamableHttpSessionTransportOptions) {
+    this.options = options;
+    this.inner = this.attach(options.createTransport());
+    if (options.observations) {
+      options.observations.onStreamEnd = (end) => this.streamEnded(end);
+      options.observations.onFetchFailed = (error, method) => {
+        // Before initialize was answered, the failing send reports the error itself.
+        if (method === 'DELETE' || this.protocolVersion === undefined) return;
+        // Deferred so that the request whose send failed gets that error, not a generic close.
+        setTimeout(() => this.lost(`it cannot be reached (${describe(error)})`, error), 0);
+      };
+    }
+  }
+
+  /** Session id of the current session, if the server gave one. */
+  get sessionId(): string | undefined {
+    return this.inner.sessionId;
+  }
+
+  /** How many times a new session was started after the server forgot one. */
+  get reinitializations(): number {
+    return this.generation;
+  }
+
+  /** See `Transport.start`. */
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  /** See `Transport.setProtocolVersion`. */
+  setProtocolVersion(version: string): void {
+    this.protocolVersion = version;
+    this.inner.setProtocolVersion(version);
+  }
+
+  /** Completes an OAuth authorization-code flow on the current SDK transport. */
+  finishAuth(authorizationCode: string): Promise<void> {
+    return this.inner.finishAuth(authorizationCode);
+  }
+
+  /** Sends a message; a 404 for a known session re-initializes once, then retries. */
+  async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
+    if (isInitializeRequest(message)) this.initializeParams = message.params;
+    if ('method' in message && 'id' in message) this.outstanding.add(message.id);
+    const generation = this.generation;
+    const hadSession = this.inner.sessionId !== undefined;
+    try {
+      await this.inner.send(message, options);
+      return;
+    } catch (error) {
+      if (!isSessionNotFound(error) || !hadSession || this.initializeParams === undefined || this.closing) throw error;
+    }
+    if (generation === this.generation) {
+      this.reinitializing ??= this.reinitialize().finally(() => {
+        this.reinitializing = undefined;
+      });
+    }
+    await this.reinitializing;
+    try {
+      await this.inner.send(message, options);
+    } catch (error) {
+      if (isSessionNotFound(error)) throw this.expired('the new session was forgotten at once', error);
+      throw error;
+    }
+  }
+
+  /** Ends the session with DELETE (bounded wait, errors ignored), then closes. */
+  async close(): Promise<void> {
+    this.closing = true;
+    const timeout = this.options.deleteTimeoutMs ?? DEFAULT_SESSION_DELETE_TIMEOUT_MS;
+    await Promise.race([
+      this.inner.terminateSession().catch(() => undefined),
+      new Promise((resolve) => setTimeout(resolve, timeout).unref()),
+    ]);
+    await this.inner.close();
+  }
+
+  private attach(inner: StreamableHTTPClientTransport): StreamableHTTPClientTransport {
+    inner.onclose = () => {
+      if (inner === this.inner) this.onclose?.();
+    };
+    inner.onerror = (error) => {
+      // A 404 for a known session is handled in send(); reporting it too would only add noise.
+      if (isSessionNotFound(error) && inner.sessionId !== undefined) return;
+      if (inner === this.inner && !this.closing) this.onerror?.(error);
+    };
+    inner.onmessage = (message: JSONRPCMessage) => {
+      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+        const waiter = typeof message.id === 'string' ? this.pending.get(message.id) : undefined;
+        if (waiter) {
+          waiter(message);
+          return;
+        }
+        if (message.id !== undefined) this.outstanding.delete(message.id);
+      }
+      if (inner === this.inner) this.onmessage?.(message);
+    };
+    return inner;
+  }
+
+  private async reinitialize(): Promise<void> {
+    const previous = this.inner;
+    previous.onclose = undefined;
+    previous.onerror = undefined;
+    void previous.close().catch(() => undefined);
+    this.generation += 1;
+    const next = this.attach(this.options.createTransport());
+    this.inner = next;
+    const id = `toolhost-reinitialize-${this.generation}`;
+    try {
+      await next.start();
+      const response = await new Promise<JSONRPCMessage>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error('no answer to initialize')),
+          this.options.reinitializeTimeoutMs ?? 30_000,
+        );
+        this.pending.set(id, (message) => {
+          clearTimeout(timer);
+          resolve(message);
+        });
+        next
+          .send({ jsonrpc: '2.0', id, method: 'initialize', params: this.initializeParams })
+          .catch((error: unknown) => {
+            clearTimeout(timer);
+            reject(error);
+          });
+      });
+      if (!isJSONRPCResultResponse(response)) throw new Error(`initialize failed: ${JSON.stringify(response)}`);
+      const version = (response.result as { protocolVersion?: string }).protocolVersion ?? this.protocolVersion;
+      if (version) next.setProtocolVersion(version);
+      await next.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    } catch (error) {
+      throw this.expired('starting a new session failed', error);
+    } finally {
+      this.pending.delete(id);
+    }
+  }
+
+  /**
+   * A POST answer stream that ends without the answer (and cannot be resumed) means the server
+   * went away. A broken GET stream is left to the SDK, which reconnects it; if that reconnect
+   * cannot reach the server, `onFetchFailed` reports the loss.
+   */
+  private streamEnded(end: StreamEnd): void {
+    if (this.closing || end.method !== 'POST' || end.resumable) return;
+    // Let the SDK finish parsing what the stream delivered before deciding an answer is missing.
+    setTimeout(() => {
+      if (end.requestIds.some((id) => this.outstanding.has(id))) {
+        this.lost('it dropped the connection before answering a request', undefined);
+      }
+    }, 20).unref?.();
+  }
+
+  /** Reports the loss through `onerror`, then closes, which fails every call in flight at once. */
+  private lost(detail: string, cause: unknown): void {
+    if (this.closing) return;
+    const { serverName, url } = this.options;
+    this.onerror?.(
+      new TransportError('CONNECTION_CLOSED', `MCP server '${serverName}' (${url}) went away: ${detail}.`, {
+        serverName,
+        url,
+        cause,
+      }),
+    );
+    void this.close();
+  }
+
+  private expired(detail: string, cause: unknown): TransportError {
+    const { serverName, url } = this.options;
+    return new TransportError(
+      'SESSION_EXPIRED',
+      `MCP server '${serverName}' (${url}) ended the session and ${detail}; reconnect to the server to continue.`,
+      { serverName, url, status: 404, cause },
+    );
+  }
+}

@@ -1,0 +1,44 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { AuthChallenge } from './create-http-fetch.js';
+import type { TransportKind } from './resolve-transport-kind.js';
+import type { SanitizeEnvironmentOptions } from './sanitize-environment.js';
+import type { StderrBuffer } from './stderr-buffer.js';
+
+/** Options of `createTransport` (and, through it, `connectTransport`). */
+export interface TransportOptions {
+  /** Name of the server entry; every error names it. */
+  serverName: string;
+  /** `fetch` used for HTTP and SSE requests. @default globalThis.fetch */
+  fetch?: FetchLike;
+  /** OAuth provider handed to the SDK's HTTP and SSE transports (ignored for stdio). */
+  authProvider?: OAuthClientProvider;
+  /** Environment the stdio child inherits (cleaned of secrets first). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Which inherited variables to keep or drop besides the built-in rules. */
+  environment?: SanitizeEnvironmentOptions;
+  /** Extra `RequestInit` for HTTP requests; the entry's `headers` are merged over its headers. */
+  requestInit?: RequestInit;
+  /** Lines of stdio stderr kept for diagnostics. @default 100 */
+  stderrLines?: number;
+  /** Wait after closing stdin, and after SIGTERM, before escalating. @default 2000 */
+  closeGraceMs?: number;
+  /** Time allowed for the Streamable HTTP session DELETE on close. @default 2000 */
+  sessionDeleteTimeoutMs?: number;
+}
+
+/** A transport built from a server entry, not yet connected. */
+export interface TransportHandle {
+  /** The SDK transport to give to `Client.connect`. */
+  transport: Transport;
+  /** Which transport it is. */
+  kind: TransportKind;
+  /** Last stderr lines of a stdio server (`undefined` for remote servers). Never printed. */
+  stderr: StderrBuffer | undefined;
+  /** Process id of a started stdio server. */
+  readonly pid: number | undefined;
+  /** The last 401/403 challenge a remote server answered, for the OAuth layer. */
+  authChallenge: () => AuthChallenge | undefined;
+  /** Closes the transport (stdio: stdin, SIGTERM, SIGKILL; Streamable HTTP: DELETE the session). */
+  close: () => Promise<void>;
+}
