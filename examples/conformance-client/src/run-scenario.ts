@@ -1,6 +1,7 @@
 import { McpToolHost, type ElicitationResponse, type UiHooks } from '@toolhost/host';
+import { createRedirectFollowingOpener } from '@toolhost/oauth';
+import { freePort } from './free-port.js';
 import { sampleArguments } from './sample-arguments.js';
-import { followRedirectBrowser } from './follow-redirect-browser.js';
 
 /** What the conformance runner gives the client. */
 export interface ScenarioInput {
@@ -17,27 +18,56 @@ export interface ScenarioInput {
 const SERVER_NAME = 'conformance';
 
 /**
+ * The settings entry: the scenario's URL, trusted (no confirmation), with OAuth started on
+ * demand; pre-registered credentials come from the runner's context.
+ */
+function serverEntry(input: ScenarioInput, callbackPort: number): Record<string, unknown> {
+  const clientId = input.context?.client_id;
+  const clientSecret = input.context?.client_secret;
+  return {
+    httpUrl: input.serverUrl,
+    trust: true,
+    oauth: {
+      enabled: true,
+      redirectUri: `http://localhost:${callbackPort}/oauth/callback`,
+      ...(typeof clientId === 'string' ? { clientId } : {}),
+      ...(typeof clientSecret === 'string' ? { clientSecret } : {}),
+    },
+  };
+}
+
+/**
  * Runs one scenario through McpToolHost, as an agent would: connect and discover, then call every
  * tool the server offers with arguments from its schema. Elicitations are accepted without
  * changes, so the host's SEP-1034 defaults are what the server receives. Throws when the server
  * cannot be reached or a call fails.
  */
 export async function runScenario(input: ScenarioInput): Promise<void> {
+  const openBrowser = createRedirectFollowingOpener();
   const ui: UiHooks = {
     elicit: async (request): Promise<ElicitationResponse> => {
       input.log(`elicitation (${request.mode}) from ${request.serverName}: ${request.message}`);
       return { action: 'accept', content: {} };
     },
-    openBrowser: (url) => followRedirectBrowser(url),
+    // Conformance authorization servers approve without a login page: follow the redirect to
+    // the host's loopback callback as a browser would.
+    openBrowser: async (url) => openBrowser(url),
   };
   const host = await McpToolHost.create({
-    settings: { mcpServers: { [SERVER_NAME]: { httpUrl: input.serverUrl, trust: true } } },
+    settings: { mcpServers: { [SERVER_NAME]: serverEntry(input, await freePort()) } },
     clientInfo: { name: 'toolhost-conformance-client', version: '0.0.0' },
     ui,
   });
   try {
-    const status = await host.discover();
-    const server = status.servers.find((entry) => entry.name === SERVER_NAME);
+    host.on('auth-url', (event) => input.log(`signing in to ${event.serverName}`));
+    let status = await host.discover();
+    let server = status.servers.find((entry) => entry.name === SERVER_NAME);
+    if (server?.status !== 'connected') {
+      // What a user does after `/mcp` shows the server disconnected: `/mcp auth <server>`.
+      input.log(`not connected (${server?.lastError ?? 'no error'}); authenticating`);
+      status = await host.authenticate(SERVER_NAME);
+      server = status.servers.find((entry) => entry.name === SERVER_NAME);
+    }
     if (server?.status !== 'connected') {
       throw new Error(`server did not connect (${server?.status ?? 'missing'}): ${server?.lastError ?? 'no error reported'}`);
     }

@@ -97,3 +97,13 @@ describe('createAnthropicAdapter', () => {
     });
   });
 });
+
+describe('createAnthropicAdapter tool names', () => {
+  it('declares dotted host names with underscores and maps tool_use names back', () => {
+    const adapter = createAnthropicAdapter();
+    const [tool] = adapter.toTools([{ ...searchTool, name: 'files.read' }]);
+    expect(tool?.name).toBe('files_read');
+    const [call] = adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_9', name: 'files_read', input: {} }]));
+    expect(call).toEqual({ id: 'toolu_9', name: 'files.read', arguments: {} });
+  });
+});

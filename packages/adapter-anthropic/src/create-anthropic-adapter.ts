@@ -4,6 +4,7 @@ import { createAnthropicMessage, type AnthropicSamplingOptions } from './create-
 import { mapMessageToToolCalls } from './map-message-to-tool-calls.js';
 import { mapOutcomesToToolResultMessage } from './map-outcomes-to-tool-result-message.js';
 import { mapToolsToAnthropicTools } from './map-tools-to-anthropic-tools.js';
+import { ToolNameMap } from './tool-name-map.js';
 
 /** Options of {@link createAnthropicAdapter}. Every field is optional. */
 export interface AnthropicAdapterOptions {
@@ -25,12 +26,17 @@ export type AnthropicAdapter = ModelAdapter<Tool, Message | readonly ContentBloc
  */
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): AnthropicAdapter {
   const { sampling } = options;
+  // Anthropic tool names are `^[a-zA-Z0-9_-]{1,64}$`; the host's may contain dots.
+  const names = new ToolNameMap({ normalize: (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_'), maxLength: 64 });
   const adapter: AnthropicAdapter = {
     specificationVersion: 'v1',
     provider: 'anthropic',
     schemaProfile: 'anthropic',
-    toTools: (tools) => mapToolsToAnthropicTools(tools),
-    getToolCalls: (response) => mapMessageToToolCalls(response),
+    toTools(tools) {
+      const vendorNames = names.assign(tools.map((tool) => tool.name));
+      return mapToolsToAnthropicTools(tools.map((tool, index) => ({ ...tool, name: vendorNames[index] ?? tool.name })));
+    },
+    getToolCalls: (response) => mapMessageToToolCalls(response).map((call) => ({ ...call, name: names.toHost(call.name) })),
     toToolResults: (outcomes) => mapOutcomesToToolResultMessage(outcomes),
   };
   if (sampling) {

@@ -4,6 +4,7 @@ import { createGeminiMessage, type GeminiSamplingOptions } from './create-gemini
 import { mapOutcomesToContent, type GeminiMediaPlacement } from './map-outcomes-to-content.js';
 import { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
 import { mapToolsToFunctionDeclarations, type GeminiSchemaField } from './map-tools-to-function-declarations.js';
+import { ToolNameMap } from './tool-name-map.js';
 
 /** Options of {@link createGeminiAdapter}. Every field is optional. */
 export interface GeminiAdapterOptions {
@@ -47,20 +48,37 @@ export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentRes
 export function createGeminiAdapter(options: GeminiAdapterOptions = {}): GeminiAdapter {
   const schemaField = options.schemaField ?? 'parameters';
   const { sampling } = options;
+  const names = new ToolNameMap({ normalize: toGeminiName, maxLength: 64 });
   const adapter: GeminiAdapter = {
     specificationVersion: 'v1',
     provider: 'gemini',
     schemaProfile: schemaField === 'parameters' ? 'gemini' : 'gemini-json-schema',
-    toTools: (tools) => mapToolsToFunctionDeclarations(tools, { schemaField }),
-    getToolCalls: (response) => mapResponseToToolCalls(response),
-    toToolResults: (outcomes) =>
-      mapOutcomesToContent(outcomes, {
+    toTools(tools) {
+      const vendorNames = names.assign(tools.map((tool) => tool.name));
+      const declared = tools.map((tool, index) => ({ ...tool, name: vendorNames[index] ?? tool.name }));
+      return mapToolsToFunctionDeclarations(declared, { schemaField });
+    },
+    getToolCalls: (response) => mapResponseToToolCalls(response).map((call) => ({ ...call, name: names.toHost(call.name) })),
+    toToolResults(outcomes) {
+      // The functionResponse must carry the name the model called, not the host's name.
+      const answered = outcomes.map((outcome) => ({ ...outcome, call: { ...outcome.call, name: names.toVendor(outcome.call.name) } }));
+      return mapOutcomesToContent(answered, {
         mediaPlacement: options.mediaPlacement ?? 'parts',
         includeStructuredContent: options.includeStructuredContent ?? false,
-      }),
+      });
+    },
   };
   if (sampling) {
     adapter.createMessage = (request, callOptions) => createGeminiMessage(request, { sampling, signal: callOptions.signal });
   }
   return adapter;
+}
+
+/**
+ * Gemini function names must start with a letter or an underscore and use only
+ * `a-z A-Z 0-9 _ . : -` (64 characters at most).
+ */
+function toGeminiName(name: string): string {
+  const valid = name.replace(/[^a-zA-Z0-9_.:-]/g, '_');
+  return /^[a-zA-Z_]/.test(valid) ? valid : `_${valid}`;
 }

@@ -125,4 +125,14 @@ describe('createOpenAIChatAdapter', () => {
     ]);
     expect(messages).toEqual([{ role: 'tool', tool_call_id: 'c', content: 'hi' }]);
   });
+
+  it('declares dotted host names with underscores and maps calls back to the host name', () => {
+    const adapter = createOpenAIChatAdapter();
+    const [tool] = adapter.toTools([{ ...searchTool, name: 'docs.search' }]);
+    expect(tool?.function.name).toBe('docs_search');
+    const [call] = adapter.getToolCalls(
+      completionWith([{ id: 'call_5', type: 'function', function: { name: 'docs_search', arguments: '{"query":"q","limit":null}' } }]),
+    );
+    expect(call).toEqual({ id: 'call_5', name: 'docs.search', arguments: { query: 'q' } });
+  });
 });

@@ -53,11 +53,10 @@ export function createOpenAIChatAdapter(options: OpenAIAdapterOptions = {}): Ope
     provider: 'openai',
     schemaProfile: strict ? 'openai-strict' : 'none',
     toTools(tools) {
-      registry.remember(tools);
-      return mapToolsToChatTools(tools, { strict });
+      return mapToolsToChatTools(registry.declare(tools), { strict });
     },
     getToolCalls: (response) =>
-      mapChatCompletionToToolCalls(response).map((call) => ({ ...call, arguments: registry.clean(call.name, call.arguments) })),
+      mapChatCompletionToToolCalls(response).map((call) => registry.resolve(call)),
     toToolResults: (outcomes) => mapOutcomesToChatMessages(outcomes),
   };
   if (sampling) {

@@ -34,11 +34,10 @@ export function createOpenAIResponsesAdapter(options: OpenAIAdapterOptions = {})
     provider: 'openai',
     schemaProfile: strict ? 'openai-strict' : 'none',
     toTools(tools) {
-      registry.remember(tools);
-      return mapToolsToResponseTools(tools, { strict });
+      return mapToolsToResponseTools(registry.declare(tools), { strict });
     },
     getToolCalls: (response) =>
-      mapResponseToToolCalls(response).map((call) => ({ ...call, arguments: registry.clean(call.name, call.arguments) })),
+      mapResponseToToolCalls(response).map((call) => registry.resolve(call)),
     toToolResults: (outcomes) => mapOutcomesToResponseItems(outcomes),
   };
   if (sampling) {

@@ -1,23 +1,34 @@
-import type { HostToolDefinition, JsonSchemaObject } from '@toolhost/host';
+import type { HostToolDefinition, JsonSchemaObject, ModelToolCall } from '@toolhost/host';
 import { stripStrictNulls } from './strip-strict-nulls.js';
+import { ToolNameMap } from './tool-name-map.js';
+
+/** OpenAI function names: `^[a-zA-Z0-9_-]{1,64}$` (no dots, unlike the host's names). */
+const openAINames = (): ToolNameMap =>
+  new ToolNameMap({ normalize: (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_'), maxLength: 64 });
 
 /**
- * Remembers the original input schema of each tool handed to the model, so arguments that
- * come back from a strict-mode call can be cleaned of the `null`s strict mode forces.
+ * What an OpenAI adapter remembers between declaring tools and reading calls: the name each
+ * tool was declared under, and its original input schema, so arguments from a strict-mode
+ * call can be cleaned of the `null`s strict mode forces.
  */
 export class ToolCallRegistry {
   private readonly schemas = new Map<string, JsonSchemaObject>();
+  private readonly names = openAINames();
 
   constructor(private readonly strict: boolean) {}
 
-  /** Record the tools just declared to the model (a later declaration of a name wins). */
-  remember(tools: readonly HostToolDefinition[]): void {
+  /** Record the tools about to be declared; returns them under the names OpenAI accepts. */
+  declare(tools: readonly HostToolDefinition[]): HostToolDefinition[] {
+    const vendorNames = this.names.assign(tools.map((tool) => tool.name));
     for (const tool of tools) this.schemas.set(tool.name, tool.inputSchema);
+    return tools.map((tool, index) => ({ ...tool, name: vendorNames[index] ?? tool.name }));
   }
 
-  /** Arguments as the MCP server expects them. */
-  clean(toolName: string, args: Record<string, unknown>): Record<string, unknown> {
-    const schema = this.schemas.get(toolName);
-    return this.strict && schema ? stripStrictNulls(args, schema) : args;
+  /** A call as the host expects it: the registered tool name, and arguments as the MCP server expects them. */
+  resolve(call: ModelToolCall): ModelToolCall {
+    const name = this.names.toHost(call.name);
+    const schema = this.schemas.get(name);
+    const args = this.strict && schema ? stripStrictNulls(call.arguments, schema) : call.arguments;
+    return { ...call, name, arguments: args };
   }
 }

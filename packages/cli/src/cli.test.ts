@@ -21,12 +21,12 @@ interface RunResult {
   stderr: string;
 }
 
-function run(args: string[], cwd = project): Promise<RunResult> {
+function run(args: string[], cwd = project, extraEnv: Record<string, string> = {}): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
       process.execPath,
       [BIN, ...args],
-      { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: home, USERPROFILE: home, TOOLHOST_SYSTEM_SETTINGS_PATH: join(root, 'system.json') } },
+      { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: home, USERPROFILE: home, TOOLHOST_SYSTEM_SETTINGS_PATH: join(root, 'system.json'), ...extraEnv } },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
@@ -155,6 +155,8 @@ describe('toolhost mcp add → list → remove', () => {
   it('passes unknown options on to the server', async () => {
     await run(['mcp', 'add', 'py', 'python', 'server.py', '--port', '8080']);
     expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.py).toEqual({ command: 'python', args: ['server.py', '--port', '8080'] });
+    await run(['mcp', 'add', 'sep', 'cmd', '-e', 'A=1', '--', '--trust', '-e', '--', 'x']);
+    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.sep).toEqual({ command: 'cmd', args: ['--trust', '-e', '--', 'x'], env: { A: '1' } });
   });
 
   it('writes the user scope from the home directory', async () => {
@@ -196,6 +198,13 @@ describe('toolhost mcp list', () => {
   it('reads the files of another program with --app-dir', async () => {
     await put(join(project, '.gemini', 'settings.json'), '{"mcpServers": {"g": {"command": "gemini-tool"}}}');
     expect((await run(['--app-dir', '.gemini', 'mcp', 'list'])).stdout).toContain('• g: gemini-tool (stdio) - Enabled [project]');
+  });
+
+  it('shows commands as written, without expanding secrets', async () => {
+    await put(projectFile(), '{"mcpServers": {"gh": {"command": "npx", "args": ["srv", "--token", "$GH_TOKEN"]}}}');
+    const list = await run(['mcp', 'list'], project, { GH_TOKEN: 'secret-value' });
+    expect(list.stdout).toContain('• gh: npx srv --token $GH_TOKEN (stdio) - Enabled [project]');
+    expect(list.stdout + list.stderr).not.toContain('secret-value');
   });
 
   it('prints unknown fields as warnings', async () => {
@@ -253,6 +262,9 @@ describe('bad input fails with a code, exit code 1 and no change on disk', () =>
     await expectFailure(['mcp', 'add', 'c', 'node', '-H', 'A: b'], 'INVALID_ARGUMENT');
     await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', 'extra'], 'INVALID_ARGUMENT');
     await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', '-e', 'A=b'], 'INVALID_ARGUMENT');
+  });
+
+  it('bad timeouts and command-line usage', async () => {
     for (const timeout of ['abc', '-5', '0', '1.5']) await expectFailure(['mcp', 'add', 'c', 'node', `--timeout=${timeout}`], 'INVALID_ARGUMENT');
     await expectFailure(['mcp', 'add', '-t', 'ws', 'c', 'node'], 'USAGE');
     await expectFailure(['mcp', 'add', '-s', 'system', 'c', 'node'], 'USAGE');

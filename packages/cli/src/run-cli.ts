@@ -8,6 +8,7 @@ import { registerMcpEnable } from './commands/mcp-enable.js';
 import { registerMcpList } from './commands/mcp-list.js';
 import { registerMcpRemove } from './commands/mcp-remove.js';
 import { formatProblem } from './format-problem.js';
+import packageJson from '../package.json' with { type: 'json' };
 
 /**
  * Runs the `toolhost` command line and resolves to its exit code: 0 on success, 1 on failure
@@ -22,6 +23,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
   let exitCode = 0;
   const program = new Command('toolhost')
     .description('Manage the MCP servers of toolhost-based programs')
+    .version(packageJson.version, '-V, --version', 'print the version')
     .option('--app-dir <dir>', 'settings folder name under the home and project folders (e.g. .gemini)', DEFAULT_APP_DIR)
     .exitOverride()
     .configureOutput({

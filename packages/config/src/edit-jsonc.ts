@@ -56,7 +56,9 @@ export function removeJsoncProperty(text: string, edit: JsoncPropertyEdit & { re
   const matches = edit.matches ?? ((key: string) => key === edit.key);
   let current = text;
   let removed = 0;
-  for (;;) {
+  const initial = findObject(parseJsoncDocument(text, edit.filePath), edit.objectPath);
+  const occurrences = (initial?.children ?? []).filter((property) => matches(String(property.children?.[0]?.value))).length;
+  while (removed < occurrences) {
     const document = parseJsoncDocument(current, edit.filePath);
     const object = findObject(document, edit.objectPath);
     const index = object?.children?.findIndex((property) => matches(String(property.children?.[0]?.value))) ?? -1;

@@ -94,9 +94,12 @@ describe('loadSettings', () => {
     expect(settings.files.map((file) => file.scope)).toEqual(['user', 'system']);
   });
 
-  it('expands variables from the env option', async () => {
-    await put(userFile(), '{"mcpServers": {"a": {"command": "x", "env": {"TOKEN": "$SECRET"}}}}');
-    expect((await load({ env: { SECRET: 's3' } })).getServer('a')?.config.env).toEqual({ TOKEN: 's3' });
+  it('expands variables from the env option, and keeps the written form for display', async () => {
+    await put(userFile(), '{"mcpServers": {"a": {"command": "x", "args": ["--token", "$SECRET"], "env": {"TOKEN": "$SECRET"}}}}');
+    const server = (await load({ env: { SECRET: 's3' } })).getServer('a');
+    expect(server?.config).toEqual({ command: 'x', args: ['--token', 's3'], env: { TOKEN: 's3' } });
+    expect(server?.configAsWritten.args).toEqual(['--token', '$SECRET']);
+    expect(server?.transport).toEqual({ transport: 'stdio', target: 'x --token $SECRET', detected: false });
   });
 
   it('intersects allow-lists across scopes, unions exclude-lists, and compares names case-insensitively', async () => {

@@ -19,13 +19,15 @@ export interface LoadSettingsOptions extends SettingsLocation {
 export interface LoadedServer {
   /** The key under `mcpServers`. */
   readonly name: string;
-  /** The checked entry with environment variables expanded. */
+  /** The checked entry with environment variables expanded: use this one to connect. */
   readonly config: McpServerConfig;
+  /** The entry as written in the file, variables not expanded: use this one to display (it holds no expanded secrets). */
+  readonly configAsWritten: McpServerConfig;
   /** Scope whose entry won. */
   readonly scope: SettingsScope;
   /** File the entry comes from. */
   readonly filePath: string;
-  /** Transport and target of the entry. */
+  /** Transport of the entry (from `config`) and its target as written (from `configAsWritten`, for display). */
   readonly transport: ServerTransportInfo;
   /** Why the server may not be used, or `undefined`. */
   readonly blockReason: ServerBlockReason | undefined;
@@ -67,6 +69,7 @@ export interface LoadedSettings extends ServerAccessPolicy {
 
 interface MergedEntry {
   config: McpServerConfig | undefined;
+  configAsWritten: McpServerConfig | undefined;
   scope: SettingsScope;
   filePath: string;
 }
@@ -106,7 +109,7 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
     const parsed = parseSettingsText({ text, filePath, scope, env });
     errors.push(...parsed.errors);
     warnings.push(...parsed.warnings);
-    for (const server of parsed.servers) merged.set(server.name, { config: server.config, scope, filePath });
+    for (const server of parsed.servers) merged.set(server.name, { config: server.config, configAsWritten: server.configAsWritten, scope, filePath });
     if (parsed.allowed !== undefined) allowedLists.push(parsed.allowed);
     for (const name of parsed.excluded ?? []) if (!excluded.has(normalizeServerName(name))) excluded.set(normalizeServerName(name), name);
     invalidList ||= parsed.invalidList;
@@ -125,10 +128,21 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
 
   const servers: LoadedServer[] = [];
   for (const [name, entry] of merged) {
-    if (entry.config === undefined) continue;
-    const transport = getServerTransport(entry.config);
-    if (transport === undefined) continue;
-    servers.push({ name, config: entry.config, scope: entry.scope, filePath: entry.filePath, transport, blockReason: policy.getServerBlockReason(name), enabled: isServerEnabled(name) });
+    if (entry.config === undefined || entry.configAsWritten === undefined) continue;
+    const used = getServerTransport(entry.config);
+    const written = getServerTransport(entry.configAsWritten);
+    if (used === undefined || written === undefined) continue;
+    const transport: ServerTransportInfo = { ...used, target: written.target };
+    servers.push({
+      name,
+      config: entry.config,
+      configAsWritten: entry.configAsWritten,
+      scope: entry.scope,
+      filePath: entry.filePath,
+      transport,
+      blockReason: policy.getServerBlockReason(name),
+      enabled: isServerEnabled(name),
+    });
   }
   warnings.push(...caseCollisions(merged));
 

@@ -13,6 +13,8 @@ export interface ParsedServerEntry {
   readonly name: string;
   /** The checked, expanded entry; `undefined` when the entry has an error (see `errors`). */
   readonly config: McpServerConfig | undefined;
+  /** The checked entry before environment expansion; `undefined` when the entry has an error. */
+  readonly configAsWritten: McpServerConfig | undefined;
 }
 
 /** What one settings file contributes. */
@@ -94,7 +96,7 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
       const entry = validateServerEntry({ document, valueNode, serverName: name, env: options.env });
       errors.push(...entry.errors);
       warnings.push(...entry.warnings);
-      byName.set(name, { name, config: entry.config });
+      byName.set(name, { name, config: entry.config, configAsWritten: entry.configAsWritten });
     }
     result.servers = [...byName.values()];
   }

@@ -11,6 +11,8 @@ import { McpOAuthConfigSchema, McpServerConfigSchema, type McpServerConfig } fro
 export interface ServerEntryResult {
   /** The checked and expanded entry; `undefined` when the entry has an error. */
   readonly config: McpServerConfig | undefined;
+  /** The checked entry as written, before environment expansion (safe to display). */
+  readonly configAsWritten: McpServerConfig | undefined;
   /** Problems that stopped this entry from loading. */
   readonly errors: ConfigError[];
   /** Problems that did not. */
@@ -48,7 +50,7 @@ export function validateServerEntry(options: {
       code: 'INVALID_TYPE', path: base, serverName,
       problem: `must be an object such as { "command": "npx", "args": [] }, not ${describe(raw)}. The server "${serverName}" was not loaded.`,
     }));
-    return { config: undefined, errors, warnings };
+    return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
   const entry = raw as Record<string, unknown>;
   for (const key of Object.keys(entry)) {
@@ -64,7 +66,7 @@ export function validateServerEntry(options: {
   const parsed = McpServerConfigSchema.safeParse(entry);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) errors.push(issueToError(document, valueNode, base, serverName, issue));
-    return { config: undefined, errors, warnings };
+    return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
   const config = parsed.data;
   if (!config.command && !config.url && !config.httpUrl) {
@@ -72,14 +74,14 @@ export function validateServerEntry(options: {
       code: 'MISSING_TRANSPORT', path: base, serverName,
       problem: `the server "${serverName}" has none of "command", "url" or "httpUrl", so there is nothing to start or connect to. Add one of them; the server was not loaded.`,
     }));
-    return { config: undefined, errors, warnings };
+    return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
   const used = config.httpUrl ? 'httpUrl' : config.url ? 'url' : 'command';
   const ignored = (['httpUrl', 'url', 'command'] as const).filter((key) => key !== used && config[key]);
   if (ignored.length > 0) {
     warn('CONFLICTING_TRANSPORT', base, `"${used}" is used and ${ignored.map((key) => `"${key}"`).join(' and ')} ignored. Keep only one of them.`);
   }
-  return { config: expandEntry(config, base, env, warn), errors, warnings };
+  return { config: expandEntry(config, base, env, warn), configAsWritten: config, errors, warnings };
 }
 
 function expandEntry(

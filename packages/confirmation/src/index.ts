@@ -1,1 +1,23 @@
-// Public API of @toolhost/confirmation.
+// Public API of @toolhost/confirmation (runtime-neutral; the JSON file store is on `@toolhost/confirmation/node`).
+export { ConfirmationOutcome, CONFIRMATION_OUTCOMES, isConfirmationOutcome } from './confirmation-outcome.js';
+export { ConfirmationPolicy } from './confirmation-policy.js';
+export type { AllowReason, ConfirmationCheck, ConfirmationDecision, ConfirmationPolicyOptions, ConfirmHandler, HostPolicy } from './confirmation-policy.js';
+export { formatArgumentsPreview } from './confirmation-request.js';
+export type { ConfirmationReason, ConfirmationRequest, ToolCallSubject } from './confirmation-request.js';
+export { ConfirmationError, ConfirmationErrorCode } from './confirmation-error.js';
+export type { ArgumentIssue, ConfirmationErrorOptions } from './confirmation-error.js';
+export { emptyAllowList, fromAllowListDocument, toAllowListDocument, toolKey } from './allow-list.js';
+export type { AllowList, AllowListDocument, PinnedDefinition, ServerApproval, ToolApproval } from './allow-list.js';
+export { InMemoryAllowListStore } from './allow-list-store.js';
+export type { AllowListStore } from './allow-list-store.js';
+export { evaluateAllowList } from './evaluate-allow-list.js';
+export type { AllowListQuery, AllowListVerdict } from './evaluate-allow-list.js';
+export { applyConfirmationOutcome, pinToolUnderServer, revokeApproval } from './apply-confirmation-outcome.js';
+export type { OutcomeTarget } from './apply-confirmation-outcome.js';
+export { hashToolDefinition } from './tool-definition.js';
+export type { ToolDefinition } from './tool-definition.js';
+export { canonicalJson } from './canonical-json.js';
+export { diffToolDefinitions, formatToolDefinitionChanges } from './diff-tool-definitions.js';
+export type { ToolDefinitionChange } from './diff-tool-definitions.js';
+export { ToolArgumentValidator, validateToolArguments } from './validate-tool-arguments.js';
+export type { ArgumentValidationResult, ValidateToolArgumentsOptions } from './validate-tool-arguments.js';

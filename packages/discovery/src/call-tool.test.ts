@@ -33,14 +33,15 @@ describe('callTool', () => {
     const progress: number[] = [];
     const result = await manager.callTool(
       'slow',
-      { delayMs: 600 },
-      { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 10_000, onprogress: (p) => progress.push(p.progress) },
+      { delayMs: 2000 },
+      { timeout: 700, resetTimeoutOnProgress: true, maxTotalTimeout: 20_000, onprogress: (p) => progress.push(p.progress) },
     );
+    // Without the reset, a 700 ms timeout could not survive a 2 s call.
     expect(firstText(result)).toBeTruthy();
     expect(progress.length).toBeGreaterThan(2);
 
     await expect(
-      manager.callTool('slow', { delayMs: 3000 }, { timeout: 300, resetTimeoutOnProgress: true, maxTotalTimeout: 600 }),
+      manager.callTool('slow', { delayMs: 5000 }, { timeout: 700, resetTimeoutOnProgress: true, maxTotalTimeout: 1200 }),
     ).rejects.toMatchObject({ code: DiscoveryErrorCode.REQUEST_TIMEOUT, serverName: 'slow' });
   });
 

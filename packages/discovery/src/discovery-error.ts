@@ -20,8 +20,12 @@ export const DiscoveryErrorCode = {
   SERVER_NOT_FOUND: 'SERVER_NOT_FOUND',
   /** The server is configured but not connected right now. */
   SERVER_NOT_CONNECTED: 'SERVER_NOT_CONNECTED',
-  /** No tool or prompt is registered under this name. */
+  /** No tool is registered under this name. */
   TOOL_NOT_FOUND: 'TOOL_NOT_FOUND',
+  /** No prompt is registered under this name. */
+  PROMPT_NOT_FOUND: 'PROMPT_NOT_FOUND',
+  /** No connected server lists this resource. */
+  RESOURCE_NOT_FOUND: 'RESOURCE_NOT_FOUND',
   /** A request to the server did not answer in time. */
   REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
   /** The caller aborted the request. */

@@ -48,11 +48,14 @@ describe('remote servers on loopback', () => {
     expect(firstText(await manager.callTool('echo', { message: 'over sse' }))).toBe('over sse');
   });
 
-  it('a Streamable HTTP server that dies mid-call fails the call at once, then is reconnected after it restarts', async () => {
-    const remote = await fixture({ behaviour: 'crash' });
+  it.each([
+    ['Streamable HTTP', 'streamable-http' as const, 'http' as const],
+    ['SSE', 'sse' as const, 'sse' as const],
+  ])('a %s server that dies mid-call fails the call at once, then is reconnected after it restarts', async (_label, transport, type) => {
+    const remote = await fixture({ behaviour: 'crash', transport });
     const manager = createManager({
       reconnect: { initialDelayMs: 300, maxDelayMs: 600, maxAttempts: 10 },
-      servers: [{ name: 'remote', config: { httpUrl: remote.url } }],
+      servers: [{ name: 'remote', config: { url: remote.url, type } }],
     });
     await manager.discoverAll();
     const disconnected = nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.DISCONNECTED);

@@ -13,6 +13,7 @@ export type {
   RegisteredPrompt,
   RegisteredResource,
   RegisteredResourceTemplate,
+  RequestOptions,
 } from './manager-types.js';
 export type { ReadonlyRegistry, RegistryDiff } from './registry.js';
 export { resourceKey } from './build-registry-entries.js';

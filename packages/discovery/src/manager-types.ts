@@ -176,3 +176,11 @@ export interface McpServerManagerOptions {
    */
   listChangedRecheckMs?: number;
 }
+
+/** Options of one prompt or resource request. */
+export interface RequestOptions {
+  /** Aborts the request (the SDK sends `notifications/cancelled`). */
+  signal?: AbortSignal | undefined;
+  /** Request timeout in milliseconds. @default the entry's `timeout`, else 600000 */
+  timeout?: number | undefined;
+}

@@ -1,9 +1,16 @@
+import { execFileSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiscoveryErrorCode } from './discovery-error.js';
 import { McpServerManager } from './mcp-server-manager.js';
 import type { McpServerManagerOptions } from './manager-types.js';
 import { DiscoveryState, McpServerStatus } from './server-status.js';
 import { firstText, isAlive, stdioFixture } from './test-support.js';
+
+/** Command lines of every running process (to find a fixture child by a unique argument). */
+function processArgs(): string {
+  return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+}
 
 const managers: McpServerManager[] = [];
 function createManager(options: McpServerManagerOptions): McpServerManager {
@@ -45,6 +52,8 @@ describe('McpServerManager discovery', () => {
 
   it('keeps servers apart: one failing or timing out does not hurt the others', async () => {
     const manager = createManager({
+      // The late child ignores stdin while it sleeps: do not wait the default 2 s before SIGTERM.
+      transportOptions: () => ({ closeGraceMs: 200 }),
       servers: [
         { name: 'good', config: stdioFixture('basic') },
         { name: 'missing', config: { command: '/nonexistent/toolhost-no-such-binary' } },
@@ -57,7 +66,7 @@ describe('McpServerManager discovery', () => {
     const snapshots = await manager.discoverAll();
     const byName = Object.fromEntries(snapshots.map((snapshot) => [snapshot.name, snapshot]));
 
-    expect(Date.now() - started).toBeLessThan(4500);
+    expect(Date.now() - started).toBeLessThan(4000);
     expect(byName.good?.status).toBe(McpServerStatus.CONNECTED);
     expect(byName.missing?.status).toBe(McpServerStatus.DISCONNECTED);
     expect(byName.missing?.lastError?.code).toBe(DiscoveryErrorCode.CONNECT_FAILED);
@@ -139,6 +148,42 @@ describe('McpServerManager discovery', () => {
     await expect(manager.callTool('cwd', {})).rejects.toMatchObject({ code: DiscoveryErrorCode.MANAGER_CLOSED });
   });
 
+  it('passes transport options through and keeps the stderr tail of stdio servers', async () => {
+    const manager = createManager({
+      transportOptions: (serverName) => ({ env: { TOOLHOST_TEST_INHERITED: `for-${serverName}`, PATH: process.env.PATH } }),
+      servers: [
+        { name: 'noisy', config: stdioFixture('stderr', { stderrLines: 3 }) },
+        { name: 'basic', config: stdioFixture('basic') },
+      ],
+    });
+    await manager.discoverAll();
+    const result = await manager.callTool('env', { names: ['TOOLHOST_TEST_INHERITED'] });
+    expect(JSON.parse(firstText(result))).toEqual({ TOOLHOST_TEST_INHERITED: 'for-basic' });
+    await expect.poll(() => manager.getServer('noisy')?.stderrTail).toContain('stderr line 3 of 3');
+  });
+
+  it('close() during discovery settles discoverAll and stops the servers still starting', async () => {
+    const marker = `sleepy-${process.pid}-${Date.now()}`;
+    const created: string[] = [];
+    const manager = createManager({
+      createClient: (serverName) => {
+        created.push(serverName);
+        return new Client({ name: 'custom-host', version: '9.9.9' }, { capabilities: { roots: {} } });
+      },
+      transportOptions: () => ({ closeGraceMs: 200 }),
+      servers: [{ name: 'sleepy', config: stdioFixture('basic', { startupDelayMs: 10_000, name: marker }) }],
+    });
+    const discovery = manager.discoverAll();
+    await expect.poll(() => manager.getServer('sleepy')?.status).toBe(McpServerStatus.CONNECTING);
+    await expect.poll(() => processArgs().includes(marker), { timeout: 10_000 }).toBe(true);
+    await manager.close();
+    await expect.poll(() => processArgs().includes(marker), { timeout: 5000 }).toBe(false);
+    const [snapshot] = await discovery;
+    expect(created).toEqual(['sleepy']);
+    expect(snapshot?.status).not.toBe(McpServerStatus.CONNECTED);
+    expect(manager.tools.size).toBe(0);
+  });
+
   it('rejects duplicate server names and unknown names', async () => {
     expect(
       () =>
@@ -152,5 +197,31 @@ describe('McpServerManager discovery', () => {
     const manager = createManager({ servers: [] });
     await expect(manager.reconnect('nope')).rejects.toMatchObject({ code: DiscoveryErrorCode.SERVER_NOT_FOUND });
     await expect(manager.callTool('nope', {})).rejects.toMatchObject({ code: DiscoveryErrorCode.TOOL_NOT_FOUND });
+  });
+});
+
+describe('prompts and resources through the registry', () => {
+  it('gets a prompt by its registered name and reads a resource by URI', async () => {
+    const manager = createManager({
+      servers: [
+        { name: 'a', config: stdioFixture('basic') },
+        { name: 'b', config: stdioFixture('basic') },
+      ],
+    });
+    await manager.discoverAll();
+    const prompt = await manager.getPrompt('b__poem-writer', { title: 'Loopback', mood: 'calm' });
+    expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: 'Write a calm poem called "Loopback".' });
+    const resource = await manager.readResource('fixture://basic/readme', { serverName: 'b' });
+    expect(resource.contents[0]).toMatchObject({ text: 'This is the basic fixture.' });
+    // A template URI is not listed, but can be read from a named server.
+    const item = await manager.readResource('fixture://basic/items/7', { serverName: 'a' });
+    expect(item.contents[0]).toMatchObject({ text: 'item 7' });
+    await expect(manager.readResource('fixture://nowhere')).rejects.toMatchObject({
+      code: DiscoveryErrorCode.RESOURCE_NOT_FOUND,
+    });
+    await expect(manager.getPrompt('nope', {})).rejects.toMatchObject({ code: DiscoveryErrorCode.PROMPT_NOT_FOUND });
+    await expect(manager.readResource('fixture://x', { serverName: 'zzz' })).rejects.toMatchObject({
+      code: DiscoveryErrorCode.SERVER_NOT_FOUND,
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import { buildRegistryEntries, resourceKey } from './build-registry-entries.js';
+import { resourceKey } from './build-registry-entries.js';
 import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
 import type {
   McpServerManagerEvents,
@@ -10,12 +10,14 @@ import type {
   RegisteredResource,
   RegisteredResourceTemplate,
   RegisteredTool,
+  RequestOptions,
   ServerSnapshot,
 } from './manager-types.js';
-import { resolveReconnectOptions, type ResolvedReconnectOptions } from './reconnect-delay.js';
-import { isEmptyDiff, Registry, type ReadonlyRegistry } from './registry.js';
+import { resolveReconnectOptions } from './reconnect-delay.js';
+import type { ReadonlyRegistry } from './registry.js';
 import { ServerConnector } from './server-connector.js';
-import type { CallOptions } from './server-session.js';
+import { ServerRegistries } from './server-registries.js';
+import type { CallOptions, ServerSession } from './server-session.js';
 import { DiscoveryState, McpServerStatus } from './server-status.js';
 import { errorInfo, ServerState } from './server-state.js';
 import { TypedEmitter, type Listener } from './typed-emitter.js';
@@ -46,24 +48,14 @@ export class McpServerManager {
 
   readonly #emitter = new TypedEmitter<McpServerManagerEvents>();
   readonly #states = new Map<string, ServerState>();
-  readonly #toolRegistry = new Registry<RegisteredTool>((entry) => entry.registeredName);
-  readonly #promptRegistry = new Registry<RegisteredPrompt>((entry) => entry.registeredName);
-  readonly #resourceRegistry = new Registry<RegisteredResource>((entry) => resourceKey(entry.serverName, entry.uri));
-  readonly #templateRegistry = new Registry<RegisteredResourceTemplate>((entry) =>
-    resourceKey(entry.serverName, entry.uriTemplate),
-  );
+  readonly #registries: ServerRegistries;
   readonly #connector: ServerConnector;
   #discoveryState: DiscoveryState = DiscoveryState.NOT_STARTED;
   #discovery: Promise<ServerSnapshot[]> | undefined;
   #closed = false;
-  readonly #reservedToolNames: string[];
 
   /** Create a manager; nothing connects until {@link McpServerManager.discoverAll}. */
   constructor(options: McpServerManagerOptions) {
-    this.tools = this.#toolRegistry;
-    this.prompts = this.#promptRegistry;
-    this.resources = this.#resourceRegistry;
-    this.resourceTemplates = this.#templateRegistry;
     for (const definition of options.servers) {
       if (this.#states.has(definition.name)) {
         throw new DiscoveryError(`MCP server '${definition.name}' is configured twice; server names must be unique.`, {
@@ -73,14 +65,16 @@ export class McpServerManager {
       }
       this.#states.set(definition.name, new ServerState(definition));
     }
-    this.#reservedToolNames = [...(options.reservedToolNames ?? [])];
-    const reconnect: ResolvedReconnectOptions = resolveReconnectOptions(options.reconnect);
+    this.#registries = new ServerRegistries(this.#emitter, [...(options.reservedToolNames ?? [])]);
+    this.tools = this.#registries.tools;
+    this.prompts = this.#registries.prompts;
+    this.resources = this.#registries.resources;
+    this.resourceTemplates = this.#registries.resourceTemplates;
+    const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#connector = new ServerConnector({
-      createClient:
-        options.createClient ??
-        (() => new Client({ ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) }, { capabilities: {} })),
+      createClient: options.createClient ?? (() => new Client({ ...clientInfo }, { capabilities: {} })),
       transportOptions: options.transportOptions,
-      reconnect,
+      reconnect: resolveReconnectOptions(options.reconnect),
       maxPages: options.maxPages,
       listChangedDebounceMs: options.listChangedDebounceMs ?? 50,
       listChangedRecheckMs: options.listChangedRecheckMs ?? 500,
@@ -105,8 +99,7 @@ export class McpServerManager {
     if (this.#discovery) return this.#discovery;
     this.#setDiscoveryState(DiscoveryState.IN_PROGRESS);
     const jobs = [...this.#states.values()].map((state) => {
-      if (state.definition.disabled) return this.#setStatus(state, McpServerStatus.DISABLED);
-      if (state.definition.blockedReason !== undefined) return this.#setStatus(state, McpServerStatus.BLOCKED);
+      if (state.definition.disabled || state.definition.blockedReason !== undefined) return undefined;
       if (state.status === McpServerStatus.CONNECTED || state.status === McpServerStatus.CONNECTING) return undefined;
       return this.#connector.connect(state, { reconnectOnFailure: false });
     });
@@ -133,7 +126,7 @@ export class McpServerManager {
     return [...this.#states.values()].map((state) => state.snapshot());
   }
 
-  /** The connected client of a server (for prompts/get, resources/read, completion...), if connected. */
+  /** The connected client of a server (for completion, subscriptions...), if connected. */
   getClient(serverName: string): Client | undefined {
     const state = this.#states.get(serverName);
     return state?.status === McpServerStatus.CONNECTED ? state.session?.client : undefined;
@@ -141,8 +134,8 @@ export class McpServerManager {
 
   /** The first resource with this URI, servers in settings order (or only `serverName`'s). */
   findResource(uri: string, serverName?: string): RegisteredResource | undefined {
-    if (serverName !== undefined) return this.#resourceRegistry.get(resourceKey(serverName, uri));
-    return this.#resourceRegistry.list().find((entry) => entry.uri === uri);
+    if (serverName !== undefined) return this.#registries.resources.get(resourceKey(serverName, uri));
+    return this.#registries.resources.list().find((entry) => entry.uri === uri);
   }
 
   /**
@@ -157,26 +150,41 @@ export class McpServerManager {
     args: Record<string, unknown> | undefined,
     options: CallOptions = {},
   ): Promise<CallToolResult> {
-    if (this.#closed) throw this.#closedError();
-    const entry = this.#toolRegistry.get(registeredName);
-    if (!entry) {
-      throw new DiscoveryError(`No MCP tool is registered under the name '${registeredName}'.`, {
-        code: DiscoveryErrorCode.TOOL_NOT_FOUND,
-        toolName: registeredName,
+    const entry = this.#lookup(this.#registries.tools, registeredName, 'tool');
+    const { state, session } = this.#connected(entry.serverName, `tool '${entry.originalName}'`);
+    return session.callTool(entry.originalName, args, { ...options, timeout: this.#timeout(state, options) });
+  }
+
+  /** Get a registered prompt with its arguments; the server gets the prompt's original name. */
+  async getPrompt(
+    registeredName: string,
+    args: Record<string, string> | undefined,
+    options: RequestOptions = {},
+  ): Promise<GetPromptResult> {
+    const entry = this.#lookup(this.#registries.prompts, registeredName, 'prompt');
+    const { state, session } = this.#connected(entry.serverName, `prompt '${entry.originalName}'`);
+    return session.request(
+      { description: `prompt '${entry.originalName}'`, toolName: entry.originalName, signal: options.signal },
+      (client) =>
+        client.getPrompt(
+          { name: entry.originalName, ...(args ? { arguments: args } : {}) },
+          { signal: options.signal, timeout: this.#timeout(state, options) },
+        ),
+    );
+  }
+
+  /** Read a resource from `serverName`, or from the first server (settings order) that lists `uri`. */
+  async readResource(uri: string, options: RequestOptions & { serverName?: string } = {}): Promise<ReadResourceResult> {
+    const serverName = options.serverName ?? this.findResource(uri)?.serverName;
+    if (serverName === undefined) {
+      throw new DiscoveryError(`No connected MCP server lists the resource '${uri}'; pass serverName to read it anyway.`, {
+        code: DiscoveryErrorCode.RESOURCE_NOT_FOUND,
       });
     }
-    const state = this.#states.get(entry.serverName);
-    const session = state?.session;
-    if (!state || !session || state.status !== McpServerStatus.CONNECTED) {
-      throw new DiscoveryError(
-        `MCP server '${entry.serverName}' is not connected, so tool '${entry.originalName}' cannot be called.`,
-        { code: DiscoveryErrorCode.SERVER_NOT_CONNECTED, serverName: entry.serverName, toolName: entry.originalName },
-      );
-    }
-    return session.callTool(entry.originalName, args, {
-      ...options,
-      timeout: options.timeout ?? state.definition.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,
-    });
+    const { state, session } = this.#connected(serverName, `resource '${uri}'`);
+    return session.request({ description: `resource '${uri}'`, signal: options.signal }, (client) =>
+      client.readResource({ uri }, { signal: options.signal, timeout: this.#timeout(state, options) }),
+    );
   }
 
   /** Close a server's connection (if any) and connect and discover it again. */
@@ -203,6 +211,31 @@ export class McpServerManager {
     this.#emitter.clear();
   }
 
+  #lookup<E extends { serverName: string }>(registry: ReadonlyRegistry<E>, name: string, kind: 'tool' | 'prompt'): E {
+    if (this.#closed) throw this.#closedError();
+    const entry = registry.get(name);
+    if (entry) return entry;
+    throw new DiscoveryError(`No MCP ${kind} is registered under the name '${name}'.`, {
+      code: kind === 'tool' ? DiscoveryErrorCode.TOOL_NOT_FOUND : DiscoveryErrorCode.PROMPT_NOT_FOUND,
+      toolName: name,
+    });
+  }
+
+  #connected(serverName: string, what: string): { state: ServerState; session: ServerSession } {
+    if (this.#closed) throw this.#closedError();
+    const state = this.#states.get(serverName);
+    const session = state?.session;
+    if (state && session && state.status === McpServerStatus.CONNECTED) return { state, session };
+    throw new DiscoveryError(`MCP server '${serverName}' is not connected, so ${what} cannot be used.`, {
+      code: state ? DiscoveryErrorCode.SERVER_NOT_CONNECTED : DiscoveryErrorCode.SERVER_NOT_FOUND,
+      serverName,
+    });
+  }
+
+  #timeout(state: ServerState, options: { timeout?: number | undefined }): number {
+    return options.timeout ?? state.definition.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+  }
+
   #setStatus(state: ServerState, status: McpServerStatus, error?: DiscoveryError): void {
     const previousStatus = state.status;
     if (error) state.lastError = error;
@@ -213,7 +246,7 @@ export class McpServerManager {
       serverName: state.name,
       status,
       previousStatus,
-      error: state.snapshot().lastError ?? (error ? errorInfo(error) : undefined),
+      error: state.lastError ? errorInfo(state.lastError) : undefined,
     });
   }
 
@@ -225,19 +258,11 @@ export class McpServerManager {
   }
 
   #rebuildRegistries(): void {
-    const connected = [...this.#states.values()]
-      .filter((state) => state.status === McpServerStatus.CONNECTED)
-      .map((state) => ({ serverName: state.name, offerings: state.offerings }));
-    const entries = buildRegistryEntries(connected, { reservedNames: this.#reservedToolNames });
-    const tools = this.#toolRegistry.replace(entries.tools);
-    const prompts = this.#promptRegistry.replace(entries.prompts);
-    const resources = this.#resourceRegistry.replace(entries.resources);
-    const templates = this.#templateRegistry.replace(entries.resourceTemplates);
-    if (!isEmptyDiff(tools)) this.#emitter.emit('tools-change', tools);
-    if (!isEmptyDiff(prompts)) this.#emitter.emit('prompts-change', prompts);
-    if (!isEmptyDiff(resources) || !isEmptyDiff(templates)) {
-      this.#emitter.emit('resources-change', { ...resources, templates });
-    }
+    this.#registries.rebuild(
+      [...this.#states.values()]
+        .filter((state) => state.status === McpServerStatus.CONNECTED)
+        .map((state) => ({ serverName: state.name, offerings: state.offerings })),
+    );
   }
 
   #closedError(): DiscoveryError {

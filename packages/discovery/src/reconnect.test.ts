@@ -1,3 +1,4 @@
+import { startHttpFixture } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
 import type { McpServerManagerOptions } from './manager-types.js';
@@ -36,11 +37,37 @@ describe('a server that goes away', () => {
     const down = await disconnected;
     expect(down.error?.code).toBe(DiscoveryErrorCode.CONNECTION_CLOSED);
     expect(manager.tools.size).toBe(0);
+    // The crash fixture logged to stderr before exiting; the tail is kept for the status view.
+    expect(manager.getServer('fragile')?.stderrTail.join('\n')).toContain('crash: going down');
 
     await reconnected;
     expect(manager.getServer('fragile')?.status).toBe(McpServerStatus.CONNECTED);
     expect(manager.getServer('fragile')?.lastError).toBeUndefined();
     expect(firstText(await manager.callTool('echo', { message: 'back' }))).toBe('back');
+  });
+
+  it('gives up after maxAttempts failed reconnects and says so', async () => {
+    const remote = await startHttpFixture({ behaviour: 'crash' });
+    try {
+      const manager = createManager({
+        reconnect: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 2 },
+        servers: [{ name: 'flaky', config: { httpUrl: remote.url } }],
+      });
+      await manager.discoverAll();
+      const statuses: string[] = [];
+      manager.on('server-status-change', ({ status }) => statuses.push(status));
+      const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === DiscoveryErrorCode.RECONNECT_GAVE_UP);
+      // The HTTP fixture stops listening when it crashes and is never restarted.
+      await manager.callTool('crash', {}).catch(() => undefined);
+      const { error } = await gaveUp;
+      expect(error.serverName).toBe('flaky');
+      expect(error.message).toContain('after 2 attempts');
+      expect(statuses.filter((status) => status === McpServerStatus.CONNECTING)).toHaveLength(2);
+      expect(manager.getServer('flaky')?.status).toBe(McpServerStatus.DISCONNECTED);
+      expect(manager.getServer('flaky')?.lastError?.code).toBe(DiscoveryErrorCode.CONNECT_FAILED);
+    } finally {
+      await remote.close();
+    }
   });
 
   it('reconnect(name) replaces the connection by a new one', async () => {

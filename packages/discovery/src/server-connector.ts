@@ -1,11 +1,11 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import { CoalescedRunner } from './coalesced-runner.js';
 import type { TransportOptions } from './connect-client.js';
 import { discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
 import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { startListRefreshers, stopListRefreshers } from './list-refreshers.js';
 import { reconnectDelay, type ResolvedReconnectOptions } from './reconnect-delay.js';
-import { ServerSession, type ListKind } from './server-session.js';
+import { ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import { emptyOfferings, type ServerState } from './server-state.js';
 
@@ -33,12 +33,6 @@ export interface ServerConnectorOptions {
   onServerError: (state: ServerState, error: DiscoveryError) => void;
 }
 
-const LIST_KINDS: Record<ListKind, OfferingKind[]> = {
-  tools: ['tools'],
-  prompts: ['prompts'],
-  resources: ['resources', 'resourceTemplates'],
-};
-
 function hasAnything(offerings: ServerOfferings): boolean {
   return (
     offerings.tools.length + offerings.prompts.length + offerings.resources.length + offerings.resourceTemplates.length >
@@ -59,6 +53,7 @@ export class ServerConnector {
   async connect(state: ServerState, { reconnectOnFailure }: { reconnectOnFailure: boolean }): Promise<void> {
     if (this.#options.isClosed()) return;
     const generation = ++state.generation;
+    state.pendingListChanges.clear();
     const timeout = state.definition.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
     const abort = new AbortController();
     state.connectAbort = abort;
@@ -81,7 +76,13 @@ export class ServerConnector {
         timeout,
         signal: abort.signal,
         transportOptions: this.#options.transportOptions?.(state.name),
-        onListChanged: (kind) => state.refreshers.get(kind)?.trigger(),
+        onListChanged: (kind) => {
+          if (generation !== state.generation) return;
+          const runner = state.refreshers.get(kind);
+          // Notified while the first lists were being read: refresh once connected.
+          if (runner) runner.trigger();
+          else state.pendingListChanges.add(kind);
+        },
         onLost: (error) => this.#handleLost(state, generation, error),
       });
       const offerings = { ...emptyOfferings(), ...(await this.#discover(state, session, abort.signal, timeout)) };
@@ -111,9 +112,20 @@ export class ServerConnector {
       state.session = session;
       state.offerings = offerings;
       state.reconnectAttempts = 0;
-      this.#startRefreshers(state, session, generation);
+      startListRefreshers({
+        state,
+        session,
+        generation,
+        debounceMs: this.#options.listChangedDebounceMs,
+        recheckMs: this.#options.listChangedRecheckMs,
+        maxPages: this.#options.maxPages,
+        onChange: this.#options.onOfferingsChange,
+        onError: (error) => this.#options.onServerError(state, this.#toDiscoveryError(state, error)),
+      });
       this.#options.setStatus(state, McpServerStatus.CONNECTED);
       this.#options.onOfferingsChange();
+      for (const kind of state.pendingListChanges) state.refreshers.get(kind)?.trigger();
+      state.pendingListChanges.clear();
     } catch (caught) {
       const error = this.#toDiscoveryError(state, abort.signal.aborted ? abort.signal.reason : caught);
       if (session) {
@@ -140,7 +152,7 @@ export class ServerConnector {
         serverName: state.name,
       }),
     );
-    this.#stopRefreshers(state);
+    stopListRefreshers(state);
     const session = state.session;
     state.session = undefined;
     if (!session) return;
@@ -169,7 +181,7 @@ export class ServerConnector {
     if (generation !== state.generation || state.status !== McpServerStatus.CONNECTED) return;
     if (this.#options.isClosed()) return;
     state.generation++;
-    this.#stopRefreshers(state);
+    stopListRefreshers(state);
     state.lastStderr = state.session?.stderrTail() ?? state.lastStderr;
     state.session = undefined;
     state.offerings = emptyOfferings();
@@ -200,45 +212,6 @@ export class ServerConnector {
       if (generation !== state.generation) return;
       void this.connect(state, { reconnectOnFailure: true });
     }, delay);
-  }
-
-  #startRefreshers(state: ServerState, session: ServerSession, generation: number): void {
-    this.#stopRefreshers(state);
-    for (const kind of Object.keys(LIST_KINDS) as ListKind[]) {
-      state.refreshers.set(
-        kind,
-        new CoalescedRunner({
-          debounceMs: this.#options.listChangedDebounceMs,
-          task: () => this.#refresh(state, session, generation, kind),
-          onError: (error) => this.#options.onServerError(state, this.#toDiscoveryError(state, error)),
-        }),
-      );
-    }
-  }
-
-  #stopRefreshers(state: ServerState): void {
-    for (const runner of state.refreshers.values()) runner.stop();
-    state.refreshers.clear();
-  }
-
-  async #refresh(state: ServerState, session: ServerSession, generation: number, kind: ListKind): Promise<void> {
-    const current = () => generation === state.generation && state.status === McpServerStatus.CONNECTED;
-    if (!current()) return;
-    const timeout = state.definition.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
-    const signal = AbortSignal.timeout(timeout);
-    const kinds = LIST_KINDS[kind];
-    const same = (fresh: Partial<ServerOfferings>) =>
-      kinds.every((k) => JSON.stringify(fresh[k] ?? []) === JSON.stringify(state.offerings[k]));
-    let fresh = await this.#discover(state, session, signal, timeout, kinds);
-    if (same(fresh) && this.#options.listChangedRecheckMs > 0) {
-      // Some servers notify before their new list is ready.
-      await new Promise((resolve) => setTimeout(resolve, this.#options.listChangedRecheckMs));
-      if (!current()) return;
-      fresh = await this.#discover(state, session, signal, timeout, kinds);
-    }
-    if (!current() || same(fresh)) return;
-    state.offerings = { ...state.offerings, ...fresh };
-    this.#options.onOfferingsChange();
   }
 
   #toDiscoveryError(state: ServerState, error: unknown): DiscoveryError {

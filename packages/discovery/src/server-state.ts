@@ -48,6 +48,8 @@ export class ServerState {
   reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   /** Aborts the connection attempt in progress. */
   connectAbort: AbortController | undefined;
+  /** list_changed notifications that arrived while the server was still being discovered. */
+  pendingListChanges = new Set<ListKind>();
   /** list_changed refreshers of the current session. */
   refreshers = new Map<ListKind, CoalescedRunner>();
 
@@ -81,7 +83,7 @@ export class ServerState {
   snapshot(): ServerSnapshot {
     return {
       name: this.name,
-      config: this.definition.config,
+      config: structuredClone(this.definition.config),
       status: this.status,
       lastError: this.lastError ? errorInfo(this.lastError) : undefined,
       tools: [...this.offerings.tools],

@@ -1,6 +1,7 @@
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import type { RegisteredTool, ServerSnapshot } from '@toolhost/discovery';
 import type { HostStatus, ServerStatusView } from './host-status.js';
+import { needsAuthentication } from './host-auth.js';
 import { maskUrl } from './mask-url.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import type { PromptCommand } from './slash-command.js';
@@ -51,6 +52,7 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
       prompts: input.prompts.filter((prompt) => prompt.serverName === server.name).map((prompt) => prompt.name),
       resourceCount: snapshot?.resources.length ?? 0,
       ...(lastError !== undefined && snapshot?.status !== 'connected' ? { lastError } : {}),
+      needsAuthentication: snapshot?.status !== 'connected' && needsAuthentication(snapshot?.lastError),
       ...(stderrTail.length > 0 ? { stderrTail } : {}),
       ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}),
     };

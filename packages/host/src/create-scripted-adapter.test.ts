@@ -25,6 +25,21 @@ describe('createScriptedAdapter', () => {
     expect(adapter.createMessage).toBeUndefined();
   });
 
+  it('sanitises schemas with its profile', () => {
+    const adapter = createScriptedAdapter({ schemaProfile: 'gemini' });
+    const [declaration] = adapter.toTools([
+      {
+        name: 't',
+        serverName: 's',
+        originalName: 't',
+        description: '',
+        inputSchema: { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', additionalProperties: false },
+      },
+    ]);
+    expect(declaration?.parameters).not.toHaveProperty('$schema');
+    expect(declaration?.parameters).not.toHaveProperty('additionalProperties');
+  });
+
   it('answers sampling only when given a responder', async () => {
     const adapter = createScriptedAdapter({ sampling: (request) => `echo: ${request.maxTokens}` });
     const response = await adapter.createMessage?.({ messages: [], maxTokens: 7 }, {});

@@ -1,3 +1,4 @@
+import { sanitizeSchema } from '@toolhost/schema-sanitizer';
 import type {
   HostToolDefinition,
   ModelAdapter,
@@ -22,7 +23,7 @@ export interface ScriptedToolDeclaration {
   readonly name: string;
   /** The tool's description. */
   readonly description: string;
-  /** The input schema, unchanged. */
+  /** The input schema, sanitised with the adapter's `schemaProfile` (unchanged with `none`). */
   readonly parameters: Readonly<Record<string, unknown>>;
 }
 
@@ -87,15 +88,16 @@ export function createScriptedAdapter(options: ScriptedAdapterOptions = {}): Scr
   const queue: ScriptedTurn[] = [...(options.turns ?? [])];
   const history: ScriptedAdapterHistory = { tools: [], toolResults: [], samplingRequests: [] };
   const sampling = options.sampling;
+  const schemaProfile = options.schemaProfile ?? 'none';
   const adapter: ScriptedAdapter = {
     specificationVersion: 'v1',
     provider: options.provider ?? 'scripted',
-    schemaProfile: options.schemaProfile ?? 'none',
+    schemaProfile,
     toTools(tools: readonly HostToolDefinition[]): ScriptedToolDeclaration[] {
       const declarations = tools.map((tool) => ({
         name: tool.name,
         description: tool.description,
-        parameters: tool.inputSchema,
+        parameters: schemaProfile === 'none' ? tool.inputSchema : sanitizeSchema(tool.inputSchema, { profile: schemaProfile }),
       }));
       history.tools.push(declarations);
       return declarations;

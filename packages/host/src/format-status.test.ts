@@ -19,6 +19,7 @@ const base: ServerStatusView = {
   ],
   prompts: ['poem-writer'],
   resourceCount: 0,
+  needsAuthentication: false,
 };
 
 const status: HostStatus = {
@@ -39,6 +40,7 @@ const status: HostStatus = {
       tools: [],
       prompts: [],
       lastError: 'Connection refused',
+      needsAuthentication: true,
     } as ServerStatusView,
   ],
 };
@@ -50,7 +52,7 @@ describe('formatStatus', () => {
     expect(text).toContain('📡 pythonTools (CONNECTED)\n  Command: python -m my_mcp_server --port 8080\n  Working Directory: ./mcp-servers/python\n  Timeout: 15000ms');
     expect(text).toContain('  Tools: calculate_sum, file_analyzer');
     expect(text).toContain('🔌 remote (DISCONNECTED)\n  URL: https://example.test/mcp (http)');
-    expect(text).toContain('  Error: Connection refused');
+    expect(text).toContain('  Authentication: required — run /mcp auth remote\n  Error: Connection refused');
     expect(text).toContain('Headers: Authorization (values hidden)');
     expect(text.endsWith('Discovery State: COMPLETED')).toBe(true);
     expect(text).not.toContain('Timeout: 15000ms\n  Tools: \n');

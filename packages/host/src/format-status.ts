@@ -39,6 +39,7 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
   }
   if (server.prompts.length > 0) lines.push(`  Prompts: ${server.prompts.map((name) => `/${name}`).join(', ')}`);
   if (server.resourceCount > 0) lines.push(`  Resources: ${server.resourceCount}`);
+  if (server.needsAuthentication) lines.push(`  Authentication: required — run /mcp auth ${server.name}`);
   if (server.lastError !== undefined) lines.push(`  Error: ${server.lastError}`);
   return lines;
 }

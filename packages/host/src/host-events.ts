@@ -14,6 +14,8 @@ export interface HostEvents {
   'discovery-state-change': { readonly state: string };
   /** The registered tools or prompts changed (after discovery or a server's `list_changed`). */
   'registry-change': { readonly kind: 'tools' | 'prompts' | 'resources' };
+  /** An OAuth sign-in started: show `url` in case the browser does not open. */
+  'auth-url': { readonly serverName: string; readonly url: string };
   /** A server sent a log message (`notifications/message`). */
   'server-log': ServerLogEvent;
   /** A subscribed resource changed (`notifications/resources/updated`). */

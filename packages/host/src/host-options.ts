@@ -1,4 +1,5 @@
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { HostPolicy } from '@toolhost/confirmation';
 import type { McpServerManagerOptions } from '@toolhost/discovery';
 import type { ProjectFolder } from './client-features/index.js';
 import type { ResultMappingOptions } from './map-tool-result.js';
@@ -16,8 +17,18 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly adapter?: ModelAdapter<TTool, TResponse, TToolResults>;
   /** How the host talks to the user. @default no hooks: non-interactive, calls that need confirmation are denied */
   readonly ui?: UiHooks;
-  /** Where approvals ("always allow") are kept. @default in memory */
+  /** Where approvals ("always allow") and OAuth tokens are kept. @default see {@link HostStores} */
   readonly stores?: HostStores;
+  /**
+   * Tools allowed without asking, as the user wrote them: `serverName` (every tool) or
+   * `serverName.toolName`. Not pinned to a definition. @default []
+   */
+  readonly allowList?: readonly string[];
+  /**
+   * The host's own rule, checked before trust and the allow-lists: `deny` refuses, `allow` runs
+   * without asking, `ask` or `undefined` falls through (plan modes, headless auto-allow...).
+   */
+  readonly hostPolicy?: HostPolicy;
   /** Name and version sent to servers in `initialize`. @default { name: 'toolhost', version: '0.1.0' } */
   readonly clientInfo?: Implementation;
   /**

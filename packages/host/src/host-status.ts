@@ -44,6 +44,8 @@ export interface ServerStatusView {
   readonly resourceCount: number;
   /** Why the server is not connected, when it is not. */
   readonly lastError?: string;
+  /** True when the server answered 401: the user must sign in (`/mcp auth <name>`). */
+  readonly needsAuthentication: boolean;
   /** The last lines the server wrote to stderr, when captured. */
   readonly stderrTail?: readonly string[];
   /** The server's `instructions` from `initialize`, when it sent some. */

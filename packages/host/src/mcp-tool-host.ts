@@ -1,8 +1,9 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_MCP_TIMEOUT_MS, type ConfigError, type ConfigWarning } from '@toolhost/config';
-import { DEFAULT_CLIENT_INFO, McpServerManager, type RegisteredTool } from '@toolhost/discovery';
+import type { ConfigError, ConfigWarning } from '@toolhost/config';
+import { DEFAULT_CLIENT_INFO, McpServerManager } from '@toolhost/discovery';
 import { buildStatus } from './build-status.js';
+import { forwardManagerEvents } from './forward-manager-events.js';
 import {
   RootsController,
   createClientFeatures,
@@ -16,12 +17,12 @@ import { HostEventEmitter, type HostEventListener, type HostEvents } from './hos
 import type { McpToolHostOptions } from './host-options.js';
 import type { FormatStatusOptions, HostStatus } from './host-status.js';
 import type { HostToolDefinition, ModelAdapter, ModelToolCall } from './model-adapter.js';
-import { buildPromptCommands, runPromptCommand } from './prompt-commands.js';
+import { buildPromptCommands } from './prompt-commands.js';
 import { resolveServers, type ResolvedServer } from './resolve-servers.js';
 import { runToolCall, type ToolCallResult } from './run-tool-call.js';
+import { findRegisteredTool, toToolDefinition } from './find-registered-tool.js';
+import { executeSlashCommand, runSlashCommand } from './run-slash-command.js';
 import {
-  formatPromptHelp,
-  parseSlashCommandLine,
   promptToSlashCommand,
   type ExecuteSlashCommandRequest,
   type ExecuteSlashCommandResponse,
@@ -29,7 +30,9 @@ import {
   type PromptCommand,
   type SlashCommandResult,
 } from './slash-command.js';
-import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.js';
+import { BUILT_IN_COMMANDS } from './built-in-commands.js';
+import { defaultTokenStore, needsAuthentication, serversWithStoredTokens, signIn, transportOptionsFor } from './host-auth.js';
+import type { TokenStore } from '@toolhost/oauth';
 import { createToolPolicy, type ToolPolicy } from './tool-policy.js';
 import { mapToolResult, type ResultMappingOptions } from './map-tool-result.js';
 import type { UiHooks } from './ui-hooks.js';
@@ -54,8 +57,6 @@ export interface ServerInstructions {
   /** Its instructions. */
   readonly instructions: string;
 }
-
-let executionCounter = 0;
 
 /**
  * Every MCP tool working in your agent: reads the `mcpServers` settings, connects to every
@@ -90,9 +91,12 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #clientInfo: Implementation;
   readonly #maxTotalCallTimeoutMs: number;
   readonly #resultMapping: ResultMappingOptions;
+  readonly #tokenStore: TokenStore;
+  #withTokens = new Set<string>();
   readonly #attached = new Map<string, { client: Client; features: AttachedClientFeatures }>();
   #closed = false;
   #callCounter = 0;
+  #executionCounter = 0;
 
   private constructor(
     options: McpToolHostOptions<TTool, TResponse, TToolResults>,
@@ -110,30 +114,26 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
     this.#policy = createToolPolicy({
-      servers: this.#servers,
-      ...(options.stores ? { stores: options.stores } : {}),
+      interactive: this.#ui.confirm !== undefined,
+      ...(options.stores?.approvals ? { store: options.stores.approvals } : {}),
+      ...(options.allowList ? { allowList: options.allowList } : {}),
+      ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}),
     });
+    this.#tokenStore = options.stores?.tokens ?? defaultTokenStore(options);
     this.#manager = new McpServerManager({
       servers: this.#servers,
       clientInfo: this.#clientInfo,
+      transportOptions: (serverName) =>
+        transportOptionsFor({
+          server: this.#servers.find((server) => server.name === serverName),
+          tokenStore: this.#tokenStore,
+          hasStoredToken: this.#withTokens.has(serverName),
+        }),
       createClient: (serverName) => this.createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
-    this.#manager.on('server-status-change', (change) => {
-      const event = {
-        serverName: change.serverName,
-        status: change.status,
-        previousStatus: change.previousStatus,
-        ...(change.error ? { error: change.error.message } : {}),
-      };
-      this.#events.emit('server-status-change', event);
-      this.#ui.onStatusChange?.(event);
-    });
-    this.#manager.on('discovery-state-change', ({ state }) => this.#events.emit('discovery-state-change', { state }));
-    this.#manager.on('tools-change', () => this.#events.emit('registry-change', { kind: 'tools' }));
-    this.#manager.on('prompts-change', () => this.#events.emit('registry-change', { kind: 'prompts' }));
-    this.#manager.on('resources-change', () => this.#events.emit('registry-change', { kind: 'resources' }));
+    forwardManagerEvents({ manager: this.#manager, events: this.#events, ui: this.#ui });
   }
 
   /**
@@ -168,9 +168,10 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   }
 
   /**
-   * Build the SDK client for one server connection: capabilities and request handlers for
-   * sampling, elicitation, roots, logging and resource updates. Called by discovery for every
-   * connection attempt; override in a subclass to add handlers of your own.
+   * Build the SDK client for one server connection (a `LenientClient`, so an `outputSchema`
+   * mismatch never loses a result): capabilities and request handlers for sampling,
+   * elicitation, roots, logging and resource updates. Called by discovery for every connection
+   * attempt; override in a subclass to add handlers of your own.
    */
   protected createClient(serverName: string): Client {
     const features = createClientFeatures({
@@ -181,16 +182,49 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       onLog: (event: ServerLogEvent) => this.#events.emit('server-log', event),
       onResourceUpdated: (event) => this.#events.emit('resource-update', event),
     });
-    const client = new Client(this.#clientInfo, { capabilities: features.capabilities });
+    const { client, attached } = features.createClient(this.#clientInfo);
     this.#attached.get(serverName)?.features.detach();
-    this.#attached.set(serverName, { client, features: features.attach(client) });
+    this.#attached.set(serverName, { client, features: attached });
     return client;
   }
 
-  /** Connect to every server in parallel and discover their tools, prompts and resources. */
+  /**
+   * Connect to every server in parallel and discover their tools, prompts and resources.
+   * A server that needs the user to sign in is reported (status view, `needsAuthentication`)
+   * and left disconnected; only an entry with `oauth.enabled: true` starts the browser flow here.
+   */
   async discover(): Promise<HostStatus> {
     this.#assertOpen();
+    this.#withTokens = await serversWithStoredTokens(this.#servers, this.#tokenStore);
     await this.#manager.discoverAll();
+    for (const snapshot of this.#manager.listServers()) {
+      const server = this.#servers.find((candidate) => candidate.name === snapshot.name);
+      if (server?.config.oauth?.enabled === true && needsAuthentication(snapshot.lastError)) {
+        await this.authenticate(snapshot.name).catch(() => undefined);
+      }
+    }
+    return this.getStatus();
+  }
+
+  /**
+   * Sign in to a remote server with OAuth (what `/mcp auth <server>` runs): discovery, client
+   * registration, PKCE, the browser through `ui.openBrowser` (or the safe default opener), the
+   * loopback callback; the token is stored and the server is connected again.
+   *
+   * @throws HostError `SERVER_NOT_FOUND`; the OAuth layer's `OAuthError` when sign-in fails.
+   */
+  async authenticate(serverName: string, options: { readonly signal?: AbortSignal } = {}): Promise<HostStatus> {
+    this.#assertOpen();
+    await signIn({
+      serverName,
+      servers: this.#servers,
+      tokenStore: this.#tokenStore,
+      onAuthorizationUrl: (url) => this.#events.emit('auth-url', { serverName, url }),
+      ...(this.#ui.openBrowser ? { openBrowser: (url: string) => this.#ui.openBrowser?.(url) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    this.#withTokens.add(serverName);
+    await this.#manager.reconnect(serverName);
     return this.getStatus();
   }
 
@@ -251,23 +285,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    */
   async runSlashCommand(line: string, options: { readonly signal?: AbortSignal } = {}): Promise<SlashCommandResult> {
     this.#assertOpen();
-    const { name, args } = parseSlashCommandLine(line);
-    const builtIn = BUILT_IN_COMMANDS.find((command) => command.name === name);
-    if (builtIn) return runBuiltInCommand({ name, args, status: () => this.getStatus() });
-    const command = this.#promptCommands().find((prompt) => prompt.name === name);
-    if (!command) {
-      const known = [...BUILT_IN_COMMANDS.map((c) => c.name), ...this.#promptCommands().map((c) => c.name)];
-      throw new HostError({
-        code: 'COMMAND_NOT_FOUND',
-        commandName: name,
-        message: `Unknown command "/${name}". Available commands: ${known.map((c) => `/${c}`).join(', ')}.`,
-      });
-    }
-    if (/^(--help|-h)$/.test(args)) return { kind: 'text', commandName: command.name, text: formatPromptHelp(command) };
-    return runPromptCommand({
-      command,
-      args,
-      client: this.#manager.getClient(command.serverName),
+    return runSlashCommand(line, {
+      prompts: () => this.#promptCommands(),
+      getClient: (serverName) => this.#manager.getClient(serverName),
+      status: () => this.getStatus(),
+      authenticate: (serverName) => this.authenticate(serverName, options),
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }
@@ -285,18 +307,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     request: ExecuteSlashCommandRequest,
     options: { readonly signal?: AbortSignal } = {},
   ): Promise<ExecuteSlashCommandResponse> {
-    executionCounter += 1;
-    const executionId = `command-${Date.now().toString(36)}-${executionCounter}`;
-    const line = `/${request.commandPath.join(' ')}${request.args ? ` ${request.args}` : ''}`;
-    try {
-      const result = await this.runSlashCommand(line, options);
-      return { executionId, status: 'STARTED', message: '', result };
-    } catch (error) {
-      const hostError = HostError.isInstance(error)
-        ? error
-        : new HostError({ code: 'PROMPT_FAILED', message: error instanceof Error ? error.message : String(error), cause: error });
-      return { executionId, status: 'FAILED_TO_START', message: hostError.message, error: hostError };
-    }
+    this.#executionCounter += 1;
+    return executeSlashCommand(request, {
+      executionId: `command-${this.#executionCounter}`,
+      run: (line) => this.runSlashCommand(line, options),
+    });
   }
 
   /** The `/mcp` view as data: every server (no env or header values) and the discovery state. */
@@ -346,18 +361,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   }
 
   #runCall(call: ModelToolCall, signal: AbortSignal | undefined): Promise<ToolCallResult> {
-    const timeoutOf = (serverName: string): number =>
-      this.#servers.find((server) => server.name === serverName)?.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
     return runToolCall(
       {
-        findTool: (name) => {
-          const entry = this.#manager.tools.get(name);
-          return entry ? { definition: toToolDefinition(entry), timeoutMs: timeoutOf(entry.serverName) } : undefined;
-        },
+        findTool: (name) => findRegisteredTool({ name, tools: this.#manager.tools, servers: this.#servers }),
         listToolNames: () => this.#manager.tools.list().map((tool) => tool.registeredName),
-        validateArguments: (tool, args) => this.#policy.validateArguments(tool, args),
-        checkConfirmation: (tool) => this.#policy.check(tool),
-        recordChoice: (tool, choice) => this.#policy.record(tool, choice),
+        decide: (found, args) => this.#policy.decide(found.subject, args),
         ...(this.#ui.confirm ? { confirm: this.#ui.confirm.bind(this.#ui) } : {}),
         invoke: (tool, args, invokeOptions) => this.#manager.callTool(tool.name, args, invokeOptions),
         mapResult: (result, tool) => mapToolResult(result, tool, this.#resultMapping),
@@ -385,18 +393,4 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       throw new HostError({ code: 'HOST_CLOSED', message: 'This McpToolHost was closed; create a new one to use MCP servers again.' });
     }
   }
-}
-
-function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
-  const { tool } = entry;
-  return {
-    name: entry.registeredName,
-    serverName: entry.serverName,
-    originalName: entry.originalName,
-    description: tool.description ?? '',
-    inputSchema: tool.inputSchema as Record<string, unknown>,
-    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
-    ...(tool.title ? { title: tool.title } : {}),
-    ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
-  };
 }

@@ -9,13 +9,8 @@ import {
   type ToolCall,
   type ToolCallProgress,
 } from './tool-call.js';
+import type { PolicyDecision, PolicySubject } from './tool-policy.js';
 import type { ToolCallProgressEvent, UiHooks } from './ui-hooks.js';
-
-/** What the confirmation layer says about one call before anyone is asked. */
-export type ConfirmationCheck =
-  | { readonly kind: 'allowed' }
-  | { readonly kind: 'denied'; readonly message: string }
-  | { readonly kind: 'ask'; readonly changedSinceApproval?: readonly string[] };
 
 /** Options of one call to a server, passed to the discovery layer. */
 export interface InvokeOptions {
@@ -43,18 +38,24 @@ export interface MappedResult {
   readonly structuredContent?: Readonly<Record<string, unknown>>;
 }
 
+/** A registered tool found by name. */
+export interface FoundTool {
+  /** The tool as the adapter sees it. */
+  readonly definition: HostToolDefinition;
+  /** The server's request timeout. */
+  readonly timeoutMs: number;
+  /** What the confirmation policy decides on. */
+  readonly subject: PolicySubject;
+}
+
 /** Everything {@link runToolCall} needs; the host wires these to discovery, confirmation and content-mapper. */
 export interface RunToolCallDependencies {
-  /** The registered tool and the server's timeout, or undefined when the name is unknown. */
-  findTool(name: string): { readonly definition: HostToolDefinition; readonly timeoutMs: number } | undefined;
+  /** The registered tool, the server's timeout and the policy subject, or undefined when the name is unknown. */
+  findTool(name: string): FoundTool | undefined;
   /** Every registered name (for the not-found message). */
   listToolNames(): readonly string[];
-  /** A message describing what is wrong with the arguments, or undefined when they are valid. */
-  validateArguments(tool: HostToolDefinition, args: Readonly<Record<string, unknown>>): string | undefined;
-  /** Whether the call may run without asking. */
-  checkConfirmation(tool: HostToolDefinition): Promise<ConfirmationCheck>;
-  /** Record the user's choice (allow-lists, pinned approvals). */
-  recordChoice(tool: HostToolDefinition, choice: ConfirmationOptionId): Promise<void>;
+  /** Validate the arguments and decide whether the call may run (see `@toolhost/confirmation`). */
+  decide(found: FoundTool, args: Readonly<Record<string, unknown>>): Promise<PolicyDecision>;
   /** The UI's confirm hook; absent means non-interactive. */
   readonly confirm?: UiHooks['confirm'];
   /** Call the tool on its server. */
@@ -145,64 +146,59 @@ export async function runToolCall(
   state = { ...state, ...serverFields, description: `${tool.serverName} › ${tool.originalName}` };
   update({ status: 'PENDING' });
 
-  const invalid = deps.validateArguments(tool, args);
-  if (invalid !== undefined) {
+  const decision = await deps.decide(found, args);
+  if (decision.kind === 'invalid-arguments') {
     return finishWithError(
       new HostError({
         code: 'INVALID_TOOL_ARGUMENTS',
         serverName: tool.serverName,
         toolName: tool.name,
-        message: `Invalid arguments for tool "${tool.name}": ${invalid}. The server was not called; fix the arguments and call the tool again.`,
+        message: `${decision.message} The server was not called; fix the arguments and call the tool again.`,
       }),
       'FAILED',
     );
   }
-
-  const check = await deps.checkConfirmation(tool);
-  if (check.kind === 'denied') {
+  const request = (reason: string, changes: ConfirmationRequest['changes'], changeSummary: string): ConfirmationRequest => ({
+    toolCallId,
+    title: 'Confirm MCP Tool Execution',
+    description: describeToolArguments(args),
+    toolArgs: args,
+    options: CONFIRMATION_OPTIONS,
+    mcpDetails: {
+      serverName: tool.serverName,
+      toolName: tool.originalName,
+      registeredName: tool.name,
+      toolDescription: tool.description,
+      toolParameterSchema: tool.inputSchema,
+    },
+    reason,
+    changes,
+    changeSummary,
+  });
+  if (decision.kind === 'denied') {
+    if (decision.needsConfirmation) {
+      update({ status: 'PENDING', confirmationRequest: request('not-approved', decision.changes ?? [], '') });
+    }
     return finishWithError(
-      new HostError({ code: 'TOOL_CALL_DENIED', serverName: tool.serverName, toolName: tool.name, message: check.message }),
+      new HostError({ code: 'TOOL_CALL_DENIED', serverName: tool.serverName, toolName: tool.name, message: decision.message }),
       'CANCELLED',
     );
   }
-  if (check.kind === 'ask') {
-    const request: ConfirmationRequest = {
-      toolCallId,
-      title: 'Confirm MCP Tool Execution',
-      description: describeToolArguments(args),
-      toolArgs: args,
-      options: CONFIRMATION_OPTIONS,
-      mcpDetails: {
-        serverName: tool.serverName,
-        toolName: tool.originalName,
-        registeredName: tool.name,
-        toolDescription: tool.description,
-        toolParameterSchema: tool.inputSchema,
-      },
-      ...(check.changedSinceApproval ? { changedSinceApproval: check.changedSinceApproval } : {}),
-    };
-    update({ status: 'PENDING', confirmationRequest: request });
-    if (!deps.confirm) {
-      return finishWithError(
-        new HostError({
-          code: 'TOOL_CALL_DENIED',
-          serverName: tool.serverName,
-          toolName: tool.name,
-          message:
-            `Tool "${tool.name}" of MCP server "${tool.serverName}" needs the user's confirmation, but this host is non-interactive (no confirm hook), so the call was denied. ` +
-            `To allow it, set "trust": true on the server entry, add "${tool.serverName}" or "${tool.serverName}.${tool.originalName}" to the allow-list, or give McpToolHost a ui.confirm hook.`,
-        }),
-        'CANCELLED',
-      );
-    }
+  if (decision.kind === 'ask') {
+    const confirmationRequest = request(decision.reason, decision.changes, decision.changeSummary);
+    update({ status: 'PENDING', confirmationRequest });
     let choice: ConfirmationOptionId = 'cancel';
-    try {
-      const answer = await deps.confirm(request, signal ? { signal } : {});
-      if (CONFIRMATION_OPTIONS.some((option) => option.id === answer)) choice = answer;
-    } catch {
-      choice = 'cancel';
+    if (deps.confirm && !signal?.aborted) {
+      try {
+        const answer = await deps.confirm(confirmationRequest, signal ? { signal } : {});
+        if (CONFIRMATION_OPTIONS.some((option) => option.id === answer)) choice = answer;
+      } catch {
+        choice = 'cancel';
+      }
     }
-    if (choice === 'cancel' || signal?.aborted) {
+    if (signal?.aborted) choice = 'cancel';
+    const allowed = await decision.resolve(choice);
+    if (!allowed) {
       return finishWithError(
         new HostError({
           code: signal?.aborted ? 'TOOL_CALL_CANCELLED' : 'TOOL_CALL_DENIED',
@@ -215,7 +211,6 @@ export async function runToolCall(
         'CANCELLED',
       );
     }
-    await deps.recordChoice(tool, choice);
   }
   if (signal?.aborted) {
     return finishWithError(

@@ -1,3 +1,5 @@
+import type { ToolDefinitionChange } from '@toolhost/confirmation';
+
 /**
  * The tool-call lifecycle reported to a host's UI, in the shape of Gemini CLI's
  * `development-tool` extension: the whole {@link ToolCall} is sent on every update, so a
@@ -51,10 +53,14 @@ export interface ConfirmationRequest {
   /** Which server and tool. */
   readonly mcpDetails: McpConfirmationDetails;
   /**
-   * Set when the user had approved this tool before but the server has since changed its
-   * definition: which parts changed (`description`, `inputSchema`, `outputSchema`, `annotations`).
+   * Why the user is asked: `not-approved`, or `definition-changed` / `server-changed` when an
+   * earlier "always allow" no longer covers the tool because the server changed it.
    */
-  readonly changedSinceApproval?: readonly string[];
+  readonly reason: string;
+  /** What changed in the tool's definition since it was approved (empty unless `definition-changed`). */
+  readonly changes: readonly ToolDefinitionChange[];
+  /** `changes` as text for the dialog (`''` when nothing changed). */
+  readonly changeSummary: string;
 }
 
 /** The final output of a successful call. */

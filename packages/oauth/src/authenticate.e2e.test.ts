@@ -68,6 +68,7 @@ describe('authenticate() against oidc-provider with headless Chromium', () => {
     expect(authorizationUrl.searchParams.get('resource')).toBe(mcp.resource);
     expect(authorizationUrl.searchParams.get('scope')).toBe('mcp:tools offline_access');
     expect(browser.landedOn[1]).toBe('Authentication complete');
+    expect(new URL(browser.landedOn[0]!).searchParams.get('iss')).toBe(as.issuer);
     expect(registrations).toEqual([credentials.client.clientId]);
     expect(credentials.client.source).toBe('dynamic-registration');
     expect(credentials.issuer).toBe(as.issuer);

@@ -108,6 +108,8 @@ export async function authenticate(
     timeoutMs: options.timeoutMs,
     signal: options.signal,
     serverName,
+    expectedIssuer: authorizationServer.metadataIssuer,
+    requireIssuer: authorizationServer.issParameterSupported,
   });
   try {
     let client: StoredClient;

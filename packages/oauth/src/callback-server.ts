@@ -22,6 +22,10 @@ export interface CallbackServerOptions {
   signal?: AbortSignal;
   /** Server name for messages. */
   serverName?: string;
+  /** RFC 9207: an `iss` parameter must equal this issuer. */
+  expectedIssuer?: string;
+  /** RFC 9207: the server promises `iss`, so a callback without it is refused. @default false */
+  requireIssuer?: boolean;
 }
 
 /** A running loopback callback server. */
@@ -104,6 +108,16 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         new OAuthError(`The OAuth callback${serverName ? ` for MCP server '${serverName}'` : ''} carried a state that does not match this login (possible CSRF); authenticate again.`, {
           code: 'STATE_MISMATCH', serverName,
         }),
+      );
+    }
+    const iss = url.searchParams.get('iss');
+    if (options.expectedIssuer && (iss === null ? options.requireIssuer : iss !== options.expectedIssuer)) {
+      send(400, 'Authentication failed', 'The response comes from an unexpected authorization server.');
+      return finish(
+        new OAuthError(
+          `The OAuth callback${serverName ? ` for MCP server '${serverName}'` : ''} ${iss === null ? 'has no iss parameter' : `names issuer ${JSON.stringify(iss.slice(0, 200))}`} but ${options.expectedIssuer} was expected (RFC 9207); authenticate again.`,
+          { code: 'ISSUER_MISMATCH', serverName },
+        ),
       );
     }
     if (error) {

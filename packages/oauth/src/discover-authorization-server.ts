@@ -29,6 +29,10 @@ export interface AuthorizationServerInfo {
   tokenEndpointAuthMethodsSupported?: string[];
   /** `client_id_metadata_document_supported` (SEP-991). */
   clientIdMetadataDocumentSupported: boolean;
+  /** The metadata's own `issuer`, when it has one: the value an RFC 9207 `iss` must equal. */
+  metadataIssuer?: string;
+  /** `authorization_response_iss_parameter_supported` (RFC 9207). */
+  issParameterSupported?: boolean;
 }
 
 /** The result of discovery for one MCP server. */
@@ -127,6 +131,8 @@ async function readAuthorizationServer(
     codeChallengeMethodsSupported: stringArray(body?.code_challenge_methods_supported),
     tokenEndpointAuthMethodsSupported: stringArray(body?.token_endpoint_auth_methods_supported),
     clientIdMetadataDocumentSupported: body?.client_id_metadata_document_supported === true,
+    metadataIssuer: typeof body?.issuer === 'string' ? body.issuer : undefined,
+    issParameterSupported: body?.authorization_response_iss_parameter_supported === true,
   };
 }
 

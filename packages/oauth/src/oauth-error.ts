@@ -22,6 +22,8 @@ export type OAuthErrorCode =
   | 'AUTHORIZATION_DENIED'
   /** The callback carried a `state` that does not match the one sent. */
   | 'STATE_MISMATCH'
+  /** The callback's RFC 9207 `iss` is missing or names another authorization server (mix-up attack). */
+  | 'ISSUER_MISMATCH'
   /** No callback arrived in time. */
   | 'CALLBACK_TIMEOUT'
   /** The loopback callback server could not listen on its port. */

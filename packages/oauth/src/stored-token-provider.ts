@@ -7,6 +7,7 @@ import type { FetchFunction } from './guarded-fetch.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
 import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
 import type { StoredOAuthCredentials, TokenStore } from './token-store.js';
+import { canonicalResourceUri } from './well-known-urls.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
 
 /** Options of {@link StoredTokenOAuthProvider}. */
@@ -21,7 +22,10 @@ export interface StoredTokenOAuthProviderOptions {
   fetch?: FetchFunction;
   /** Clock. @default Date.now */
   now?: () => number;
-  /** How many `insufficient_scope` step-ups for the same scope are allowed before `STEP_UP_LIMIT`. @default 2 */
+  /**
+   * How many `insufficient_scope` step-ups for the same challenged scope this provider allows before
+   * `STEP_UP_LIMIT` (counted for the provider's lifetime: a reconnect does not reset it). @default 2
+   */
   maxStepUpAttempts?: number;
 }
 
@@ -64,9 +68,15 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     };
   }
 
+  /** The stored entry of this server, ignored when it was issued for another server URL (the entry's URL changed). */
+  private async stored(): Promise<StoredOAuthCredentials | undefined> {
+    const stored = await this.options.tokenStore.get(this.options.serverName);
+    return stored && canonicalResourceUri(stored.mcpServerUrl) === canonicalResourceUri(this.serverUrl) ? stored : undefined;
+  }
+
   /** The stored client registration, if any. */
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const stored = await this.options.tokenStore.get(this.options.serverName);
+    const stored = await this.stored();
     if (!stored) return undefined;
     return stored.client.clientSecret
       ? { client_id: stored.client.clientId, client_secret: stored.client.clientSecret }
@@ -75,7 +85,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
 
   /** The stored token, refreshed first when it expires within 5 minutes; `undefined` when there is none. */
   async tokens(): Promise<OAuthTokens | undefined> {
-    let stored = await this.options.tokenStore.get(this.options.serverName);
+    let stored = await this.stored();
     if (!stored) return undefined;
     this.hadToken = true;
     const now = this.options.now ?? Date.now;
@@ -129,7 +139,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
 
   /**
    * Wraps a `fetch` so that 401/403 challenges from this server are recorded in
-   * {@link StoredTokenOAuthProvider.lastChallenge}; a successful response resets the step-up count.
+   * {@link StoredTokenOAuthProvider.lastChallenge}.
    */
   wrapFetch(fetch: FetchFunction = (input, init) => globalThis.fetch(input, init)): FetchFunction {
     const origin = new URL(this.serverUrl).origin;
@@ -139,8 +149,6 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       if (url.origin === origin) {
         if (response.status === 401 || response.status === 403) {
           this.lastChallenge = parseWwwAuthenticate(response.headers.get('www-authenticate')) ?? {};
-        } else if (response.ok) {
-          this.stepUps.clear();
         }
       }
       return response;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TOOL_SCHEMA_CORPUS } from './__fixtures__/tool-schema-corpus.js';
 import { deepFreeze, visitSchemas } from './__fixtures__/visit-schemas.js';
-import { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, SCHEMA_PROFILES, sanitizeSchema } from './index.js';
+import { GEMINI_SCHEMA_FIELDS, OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS, SCHEMA_PROFILES, sanitizeSchema } from './index.js';
 
 const corpus = TOOL_SCHEMA_CORPUS.map((tool) => ({ ...tool, inputSchema: deepFreeze(tool.inputSchema) }));
 const cases = corpus.map((tool) => [`${tool.server}.${tool.name}`, tool.inputSchema] as const);
@@ -28,6 +28,13 @@ describe('real-world tool schema corpus', () => {
       for (const banned of ['$schema', 'additionalProperties', '$ref', '$defs', 'definitions']) expect(node, `${path} ${banned}`).not.toHaveProperty(banned);
       if (node['anyOf'] !== undefined) expect(node, path).not.toHaveProperty('default');
       if (Array.isArray(node['type'])) expect((node['type'] as unknown[]).includes('null'), path).toBe(false);
+    });
+  });
+
+  it.each(cases)('%s: gemini with geminiSchemaFieldsOnly uses only fields of Gemini\'s Schema', (_name, schema) => {
+    const out = sanitizeSchema(schema, { profile: 'gemini', geminiSchemaFieldsOnly: true });
+    visitSchemas(out, (node, path) => {
+      for (const keyword of Object.keys(node)) expect(GEMINI_SCHEMA_FIELDS.has(keyword), `${path} ${keyword}`).toBe(true);
     });
   });
 

@@ -1,5 +1,5 @@
 import { isPlainObject, resolveLocalRef } from './json-pointer.js';
-import { isObjectSchema } from './profile-rules.js';
+import { isObjectSchema } from './schema-predicates.js';
 import type { DroppedSchemaKeyword } from './schema-profile.js';
 
 /** The schema used when a tool has none, or an unusable one. */

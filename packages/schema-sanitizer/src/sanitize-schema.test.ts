@@ -180,6 +180,36 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
   });
 });
 
+describe('sanitizeSchema: gemini with geminiSchemaFieldsOnly', () => {
+  it('keeps only the fields of Gemini\'s Schema, rewriting oneOf, string const and string formats', () => {
+    const dropped: DroppedSchemaKeyword[] = [];
+    const out = sanitizeSchema(
+      {
+        type: 'object',
+        properties: {
+          n: { type: 'integer', exclusiveMinimum: 0, minimum: 1, 'x-unit': 'ms' },
+          kind: { const: 'room' },
+          pick: { oneOf: [{ type: 'string', format: 'uri' }, { type: 'string', format: 'date-time' }] },
+          tuple: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'string', format: 'enum', enum: ['a'] } },
+        },
+        required: ['n'],
+      },
+      { profile: 'gemini', geminiSchemaFieldsOnly: true, onDrop: (d) => dropped.push(d) },
+    );
+    expect(out).toEqual({
+      type: 'object',
+      properties: {
+        n: { type: 'integer', minimum: 1 },
+        kind: { enum: ['room'] },
+        pick: { anyOf: [{ type: 'string' }, { type: 'string', format: 'date-time' }] },
+        tuple: { type: 'array', items: { type: 'string', format: 'enum', enum: ['a'] } },
+      },
+      required: ['n'],
+    });
+    expect(dropped.map((d) => d.keyword).sort()).toEqual(['exclusiveMinimum', 'format', 'prefixItems', 'x-unit']);
+  });
+});
+
 describe('sanitizeSchema: gemini-json-schema (today\'s parametersJsonSchema)', () => {
   it('only rewrites type [X, "null"], in schema positions only; $ref, $defs, $schema, additionalProperties and defaults stay', () => {
     const input = {
@@ -207,6 +237,7 @@ describe('sanitizeSchema: openai-strict', () => {
         name: { type: 'string' },
         size: { type: 'integer' },
         mode: { type: 'string', enum: ['a', 'b'] },
+        level: { enum: [1, 2] },
         either: { anyOf: [{ type: 'string' }, { type: 'number' }] },
         ref: { $ref: '#/$defs/Thing' },
         nested: { type: 'object', properties: { deep: { type: 'boolean' } } },
@@ -220,12 +251,13 @@ describe('sanitizeSchema: openai-strict', () => {
         name: { type: 'string' },
         size: { type: ['integer', 'null'] },
         mode: { type: ['string', 'null'], enum: ['a', 'b', null] },
+        level: { enum: [1, 2, null] },
         either: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
         ref: { anyOf: [{ $ref: '#/$defs/Thing' }, { type: 'null' }] },
         nested: { type: ['object', 'null'], properties: { deep: { type: ['boolean', 'null'] } }, required: ['deep'], additionalProperties: false },
       },
       $defs: { Thing: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false } },
-      required: ['name', 'size', 'mode', 'either', 'ref', 'nested'],
+      required: ['name', 'size', 'mode', 'level', 'either', 'ref', 'nested'],
       additionalProperties: false,
     });
   });

@@ -1,5 +1,6 @@
 import { isPlainObject } from './json-pointer.js';
 import { emptyObjectSchema, normalizeRoot } from './normalize-root.js';
+import { GEMINI_FIELDS_ONLY_RULES } from './gemini-rules.js';
 import { PROFILE_RULES } from './profile-rules.js';
 import type { DroppedSchemaKeyword, JsonSchemaObject, SchemaProfile } from './schema-profile.js';
 import { SchemaSanitizerError } from './schema-sanitizer-error.js';
@@ -30,6 +31,15 @@ export interface SanitizeSchemaOptions {
    * @default 1_000_000
    */
   maxNodes?: number;
+  /**
+   * `gemini` only: also drop every keyword Gemini's OpenAPI-style `Schema` does not have
+   * (`exclusiveMinimum`, `const`, `oneOf`, `prefixItems`, `x-*`...), turn `oneOf` into `anyOf`
+   * and a string `const` into a one-value `enum`, and keep string `format` only for `enum` and
+   * `date-time`. The `parameters` field rejects unknown fields with a 400; the seeds' three
+   * rules alone do not guarantee an accepted schema.
+   * @default false
+   */
+  geminiSchemaFieldsOnly?: boolean;
   /** Called for every keyword or schema removed or rewritten, with its JSON pointer in the input. */
   onDrop?: (dropped: DroppedSchemaKeyword) => void;
 }
@@ -86,7 +96,7 @@ export function sanitizeSchema(schema: unknown, options: SanitizeSchemaOptions =
     onDrop,
   };
   if (profile === 'none') return transformSchema(schema, { ...common, rules: undefined });
-  const rules = PROFILE_RULES[profile];
+  const rules = profile === 'gemini' && options.geminiSchemaFieldsOnly === true ? GEMINI_FIELDS_ONLY_RULES : PROFILE_RULES[profile];
   if (rules === undefined) {
     throw new SchemaSanitizerError(`Unknown schema profile '${String(profile)}': use gemini, gemini-json-schema, openai-strict, anthropic or none.`, {
       code: 'UNKNOWN_PROFILE',

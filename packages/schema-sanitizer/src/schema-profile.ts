@@ -5,7 +5,8 @@
  *   `additionalProperties`, drop `default` next to `anyOf`; local `$ref`s are inlined (Gemini's
  *   OpenAPI-style `parameters` has no `$ref`) and `$defs`/`definitions` removed; `type: [X, "null"]`
  *   becomes `{ type: X, nullable: true }` and wider type lists become `anyOf` of single types;
- *   boolean schemas become `{}`.
+ *   boolean schemas become `{}`. With `geminiSchemaFieldsOnly`, only the fields of Gemini's
+ *   `Schema` are kept.
  * - `gemini-json-schema`: today's Gemini CLI for `parametersJsonSchema`: only
  *   `type: [X, "null"]` → `{ type: X, nullable: true }`; `$ref`/`$defs` kept.
  * - `openai-strict`: OpenAI structured-outputs strict mode (see `sanitizeSchema`).

@@ -1,6 +1,6 @@
 import { escapePointerSegment, isPlainObject, resolveLocalRef } from './json-pointer.js';
 import type { FinishInfo, NullableStrategy, ProfileRules } from './profile-rules.js';
-import { isUnconstrained } from './profile-rules.js';
+import { isUnconstrained } from './schema-predicates.js';
 import type { DroppedSchemaKeyword } from './schema-profile.js';
 import { DATA, keywordKind, SCHEMA, SCHEMA_LIST, SCHEMA_OR_LIST } from './schema-keywords.js';
 import { SchemaSanitizerError } from './schema-sanitizer-error.js';
@@ -149,7 +149,8 @@ export function transformSchema(start: Record<string, unknown>, options: Transfo
       const type = src['type'];
       const enumValues = src['enum'];
       const simpleEnum = enumValues === undefined || (Array.isArray(enumValues) && enumValues.every((v) => typeof v !== 'object' || v === null));
-      if (((typeof type === 'string' || Array.isArray(type)) && simpleEnum && src['const'] === undefined) || isUnconstrained(src)) nullable = 'type';
+      const typed = typeof type === 'string' || Array.isArray(type) || (type === undefined && enumValues !== undefined);
+      if ((typed && simpleEnum && src['const'] === undefined) || isUnconstrained(src)) nullable = 'type';
       else if (Array.isArray(src['anyOf']) && type === undefined) nullable = 'anyOf';
       else {
         nullable = 'wrap';

@@ -1,7 +1,7 @@
-import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { McpServerConfig } from '@toolhost/config';
 import { createHttpFetch, type HttpObservations } from './create-http-fetch.js';
+import { LegacySseTransport } from './legacy-sse-transport.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
 import { sanitizeEnvironment } from './sanitize-environment.js';
 import { StdioTransport } from './stdio-transport.js';
@@ -20,11 +20,15 @@ export function createSseTransport(
   options: TransportOptions,
 ): TransportHandle {
   const observations: HttpObservations = {};
-  const transport = new SSEClientTransport(url, {
-    requestInit: mergedRequestInit(config, options.requestInit),
-    fetch: createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations, rewriteGetNotFound: false }),
-    ...(options.authProvider ? { authProvider: options.authProvider } : {}),
-  });
+  const transport = new LegacySseTransport(
+    url,
+    {
+      requestInit: mergedRequestInit(config, options.requestInit),
+      fetch: createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations, rewriteGetNotFound: false }),
+      ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+    },
+    { serverName: options.serverName, observations },
+  );
   return {
     transport,
     kind: 'sse',

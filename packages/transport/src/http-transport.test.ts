@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startHttpFixture, type HttpFixture, type HttpFixtureOptions } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport, type ConnectedTransport } from './connect-transport.js';
@@ -149,6 +150,26 @@ describe('untyped url: Streamable HTTP first, then legacy SSE', () => {
   });
 });
 
+describe('cancellation', () => {
+  it('a cancelled call does not look like a lost server', async () => {
+    const server = await fixture({ behaviour: 'slow', progressIntervalMs: 20, closeCancelledStreams: true });
+    const { client } = await connect('cancel', { httpUrl: server.url });
+    let closed = false;
+    client.onclose = () => {
+      closed = true;
+    };
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'slow', arguments: { delayMs: 5000 } }, undefined, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(call).rejects.toThrow();
+    await expect
+      .poll(async () => (await client.callTool({ name: 'slow-stats', arguments: {} })).structuredContent)
+      .toMatchObject({ cancelled: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(closed).toBe(false);
+  });
+});
+
 describe('a remote server that goes away', () => {
   it('fails a call in flight at once and closes the client when the server crashes mid-call', async () => {
     const server = await fixture({ behaviour: 'crash' });
@@ -178,5 +199,62 @@ describe('a remote server that goes away', () => {
     };
     await server.stop();
     await expect.poll(() => closed, { timeout: 5000 }).toBe(true);
+  });
+});
+
+describe('a legacy SSE server that goes away', () => {
+  it('fails a call in flight at once and closes the client', async () => {
+    const server = await fixture({ behaviour: 'crash', transport: 'sse' });
+    const { client } = await connect('legacy-crash', { url: server.url, type: 'sse' });
+    const errors: unknown[] = [];
+    let closed = false;
+    client.onerror = (error) => errors.push(error);
+    client.onclose = () => {
+      closed = true;
+    };
+    const started = Date.now();
+    await expect(client.callTool({ name: 'crash', arguments: {} }, undefined, { timeout: 20_000 })).rejects.toMatchObject({
+      code: -32000,
+    });
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(closed).toBe(true);
+    expect(errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'legacy-crash' }));
+  });
+});
+
+describe('injected options', () => {
+  it('uses the injected fetch, requestInit headers and the authProvider token on every request', async () => {
+    const server = await fixture({ behaviour: 'basic' });
+    const seen: string[] = [];
+    const provider: OAuthClientProvider = {
+      redirectUrl: 'http://127.0.0.1/callback',
+      clientMetadata: { redirect_uris: ['http://127.0.0.1/callback'] },
+      clientInformation: () => ({ client_id: 'test-client' }),
+      tokens: () => ({ access_token: 'token-abc', token_type: 'Bearer' }),
+      saveTokens: () => undefined,
+      redirectToAuthorization: () => undefined,
+      saveCodeVerifier: () => undefined,
+      codeVerifier: () => 'verifier',
+    };
+    const client = newClient();
+    const connection = await connectTransport({
+      serverName: 'injected',
+      config: { httpUrl: server.url, headers: { 'x-from-config': 'c' } },
+      client,
+      authProvider: provider,
+      requestInit: { headers: { 'x-from-init': 'i', 'x-from-config': 'overridden' } },
+      fetch: (url, init) => {
+        seen.push(init?.method ?? 'GET');
+        return fetch(url, init);
+      },
+    });
+    connections.push(connection);
+    await client.listTools();
+    await connection.close();
+    expect(seen).toEqual(expect.arrayContaining(['POST', 'DELETE']));
+    expect(seen.length).toBe(server.requests.length);
+    for (const request of server.requests) {
+      expect(request.headers).toMatchObject({ authorization: 'Bearer token-abc', 'x-from-init': 'i', 'x-from-config': 'c' });
+    }
   });
 });

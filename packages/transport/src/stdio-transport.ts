@@ -113,7 +113,7 @@ export class StdioTransport implements Transport {
   }
 
   private async shutdown(child: ChildProcess): Promise<void> {
-    const grace = this.options.closeGraceMs ?? 2000;
+    const grace = this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
     const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
     const waitExit = (ms: number): Promise<boolean> =>
       hasExited()

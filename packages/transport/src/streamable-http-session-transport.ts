@@ -8,6 +8,7 @@ import {
   type JSONRPCRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { HttpObservations, StreamEnd } from './create-http-fetch.js';
+import { initializeSession } from './initialize-session.js';
 import { TransportError } from './transport-error.js';
 
 /** Default time allowed for the session DELETE on close. */
@@ -105,6 +106,20 @@ export class StreamableHttpSessionTransport implements Transport {
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isInitializeRequest(message)) this.initializeParams = message.params;
     if ('method' in message && 'id' in message) this.outstanding.add(message.id);
+    if ('method' in message && message.method === 'notifications/cancelled') {
+      // A cancelled request gets no answer; its stream ending must not look like a lost server.
+      const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId;
+      if (requestId !== undefined) this.outstanding.delete(requestId);
+    }
+    try {
+      await this.sendRecovering(message, options);
+    } catch (error) {
+      if ('method' in message && 'id' in message) this.outstanding.delete(message.id);
+      throw error;
+    }
+  }
+
+  private async sendRecovering(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> {
     const generation = this.generation;
     const hadSession = this.inner.sessionId !== undefined;
     try {
@@ -171,27 +186,14 @@ export class StreamableHttpSessionTransport implements Transport {
     this.inner = next;
     const id = `toolhost-reinitialize-${this.generation}`;
     try {
-      await next.start();
-      const response = await new Promise<JSONRPCMessage>((resolve, reject) => {
-        const timer = setTimeout(
-          () => reject(new Error('no answer to initialize')),
-          this.options.reinitializeTimeoutMs ?? 30_000,
-        );
-        this.pending.set(id, (message) => {
-          clearTimeout(timer);
-          resolve(message);
-        });
-        next
-          .send({ jsonrpc: '2.0', id, method: 'initialize', params: this.initializeParams })
-          .catch((error: unknown) => {
-            clearTimeout(timer);
-            reject(error);
-          });
+      await initializeSession({
+        transport: next,
+        id,
+        params: this.initializeParams,
+        fallbackProtocolVersion: this.protocolVersion,
+        timeoutMs: this.options.reinitializeTimeoutMs ?? 30_000,
+        waitForResponse: (waitId) => new Promise((resolve) => this.pending.set(waitId, resolve)),
       });
-      if (!isJSONRPCResultResponse(response)) throw new Error(`initialize failed: ${JSON.stringify(response)}`);
-      const version = (response.result as { protocolVersion?: string }).protocolVersion ?? this.protocolVersion;
-      if (version) next.setProtocolVersion(version);
-      await next.send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     } catch (error) {
       throw this.expired('starting a new session failed', error);
     } finally {

@@ -4,7 +4,9 @@ import {
   startClientFeaturesServer,
   type ClientFeaturesServer,
 } from '../../../fixtures/src/client-features/client-features-server.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { callToolWithFeatures, type ToolProgressEvent } from './call-tool-with-features.js';
+import { LenientClient } from './lenient-client.js';
 import { connectHttp, resultText, waitFor } from './test-support.js';
 import { getToolPresentation } from './tool-presentation.js';
 
@@ -93,6 +95,20 @@ describe('structured content and presentation', () => {
     });
     expect(structured).toEqual({ status: 'recovered-from-text', structuredContent: { total: 42 } });
     expect(resultText(result)).toBe('{"total":42}');
+  });
+
+  it('LenientClient.callTool returns such results instead of throwing', async () => {
+    const lenient = new LenientClient({ name: 'toolhost-test', version: '0.0.0' }, { capabilities: {} });
+    await lenient.connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
+    try {
+      await lenient.listTools();
+      const result = await lenient.callTool({ name: 'json-in-text', arguments: {} });
+      expect(resultText(result)).toBe('{"total":42}');
+      const mismatched = await lenient.callTool({ name: 'bad-structured', arguments: {} });
+      expect(mismatched.structuredContent).toEqual({ total: 'many' });
+    } finally {
+      await lenient.close();
+    }
   });
 
   it('passes mismatching structured content on with status invalid', async () => {

@@ -2,16 +2,12 @@ const CLIENT_FEATURE_ERROR_BRAND = Symbol.for('toolhost.client-feature');
 
 /** Stable codes of {@link ClientFeatureError}; match on these, never on the message. */
 export type ClientFeatureErrorCode =
-  /** The server asked for sampling but the host has no model adapter with `createMessage`. */
-  | 'SAMPLING_UNAVAILABLE'
-  /** The user (or the missing approval hook) declined a sampling request. */
-  | 'SAMPLING_DECLINED'
-  /** A sampling request holds content the host cannot pass to a model (tool use, unknown types). */
-  | 'SAMPLING_UNSUPPORTED_CONTENT'
   /** The server does not declare the capability the request needs (`logging`, `resources.subscribe`...). */
   | 'CAPABILITY_NOT_SUPPORTED'
   /** A project folder could not be turned into a `file://` root. */
   | 'INVALID_ROOT'
+  /** A resource listing kept paginating (repeated cursor or too many pages). */
+  | 'RESOURCE_LIST_FAILED'
   /** `resources/read` failed or returned nothing. */
   | 'RESOURCE_READ_FAILED'
   /** An `@server:uri` reference names a server the host does not know. */

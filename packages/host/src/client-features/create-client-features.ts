@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ClientCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ModelAdapter } from '../model-adapter.js';
+import { LenientClient } from './lenient-client.js';
 import { registerElicitation, type ElicitationHook } from './elicitation.js';
 import { registerLogging, type ServerLogEvent } from './logging.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
@@ -53,6 +54,11 @@ export interface ClientFeatures {
   readonly capabilities: ClientCapabilities;
   /** Install the request and notification handlers on the client (before `connect`). */
   attach(client: Client): AttachedClientFeatures;
+  /**
+   * Construct a {@link LenientClient} with these capabilities and attach the handlers: the one
+   * call a host needs per connection attempt.
+   */
+  createClient(clientInfo: Implementation): { client: Client; attached: AttachedClientFeatures };
 }
 
 /**
@@ -63,8 +69,7 @@ export interface ClientFeatures {
  * @example
  * ```ts
  * const features = createClientFeatures({ serverName: 'docs', adapter, hooks: uiHooks, roots });
- * const client = new Client({ name: 'my-host', version: '1.0.0' }, { capabilities: features.capabilities });
- * const attached = features.attach(client);
+ * const { client, attached } = features.createClient({ name: 'my-host', version: '1.0.0' });
  * await client.connect(transport);
  * ```
  */
@@ -77,8 +82,12 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     ...(form || url ? { elicitation: { ...(form ? { form: {} } : {}), ...(url ? { url: {} } : {}) } } : {}),
     ...(options.roots ? { roots: { listChanged: true } } : {}),
   };
-  return {
+  const features: ClientFeatures = {
     capabilities,
+    createClient(clientInfo) {
+      const client = new LenientClient(clientInfo, { capabilities });
+      return { client, attached: features.attach(client) };
+    },
     attach(client) {
       const { serverName, hooks } = options;
       if (sampling) {
@@ -101,4 +110,5 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
       return { subscriptions, detach: () => options.roots?.detach(client) };
     },
   };
+  return features;
 }

@@ -65,4 +65,5 @@ export {
   type CallToolWithFeaturesResult,
   type ToolProgressEvent,
 } from './call-tool-with-features.js';
+export { LenientClient } from './lenient-client.js';
 export { getToolPresentation, type ToolIcon, type ToolPresentation } from './tool-presentation.js';

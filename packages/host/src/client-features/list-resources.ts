@@ -28,7 +28,7 @@ async function collectPages<T>(
     if (result.nextCursor === undefined || result.nextCursor === null) return items;
     if (seen.has(result.nextCursor) || page >= maxPages) {
       throw new ClientFeatureError({
-        code: 'RESOURCE_READ_FAILED',
+        code: 'RESOURCE_LIST_FAILED',
         serverName: options.serverName,
         method: options.method,
         message: `MCP server '${options.serverName}' kept paginating ${options.method} (repeated cursor or more than ${maxPages} pages); stopped reading instead of looping.`,

@@ -1,11 +1,13 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ClientFeatureError } from './client-feature-error.js';
+import { LenientClient } from './lenient-client.js';
 import { createClientFeatures } from './create-client-features.js';
 import { setLogLevel, type ServerLogEvent } from './logging.js';
 import { RootsController } from './roots-controller.js';
-import { connectEverything, connectHttp, resultText, waitFor } from './test-support.js';
+import { connectEverything, connectHttp, EVERYTHING_SERVER, resultText, waitFor } from './test-support.js';
 import { toFileUri } from './to-file-uri.js';
 
 const clients: Client[] = [];
@@ -46,6 +48,19 @@ describe('roots and logging against server-everything', () => {
     await waitFor(() => logs.some((log) => String(log.data).includes('3 root(s)')));
     const relisted = await client.callTool({ name: 'get-roots-list', arguments: {} });
     expect(resultText(relisted)).toContain('file:///work/docs');
+  });
+
+  it('createClient builds a LenientClient with the capabilities and handlers attached', async () => {
+    const logs: ServerLogEvent[] = [];
+    const roots = new RootsController({ folders: ['/srv/a'] });
+    const features = createClientFeatures({ serverName: 'everything', roots, onLog: (event) => logs.push(event) });
+    const { client, attached } = features.createClient({ name: 'toolhost-test', version: '0.0.0' });
+    expect(client).toBeInstanceOf(LenientClient);
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], stderr: 'ignore' }));
+    clients.push(client);
+    await waitFor(() => logs.some((log) => String(log.data).includes('1 root(s)')));
+    expect(attached.subscriptions.list()).toEqual([]);
+    expect(logs[0]?.serverName).toBe('everything');
   });
 
   it('routes notifications/message to events with the server name after setLevel', async () => {

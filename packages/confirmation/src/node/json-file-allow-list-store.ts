@@ -1,0 +1,72 @@
+import { randomBytes } from 'node:crypto';
+import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import type { AllowList } from '../allow-list.js';
+import { emptyAllowList, fromAllowListDocument, toAllowListDocument } from '../allow-list.js';
+import type { AllowListStore } from '../allow-list-store.js';
+import { ConfirmationError } from '../confirmation-error.js';
+
+/** Options of {@link JsonFileAllowListStore}. */
+export interface JsonFileAllowListStoreOptions {
+  /** The file to use. @default join(homedir(), appDir, 'mcp-allowlist.json') */
+  filePath?: string;
+  /** The application's folder under the home directory (`.toolhost`, `.gemini`...). @default '.toolhost' */
+  appDir?: string;
+}
+
+/**
+ * An {@link AllowListStore} in a JSON file, by default `~/.toolhost/mcp-allowlist.json`.
+ * Writes are atomic (a temporary file in the same folder, then rename) and the file is
+ * created with mode 0600 in a folder created with mode 0700. A missing file is an empty
+ * allow-list; a file that is not an allow-list is an error (`STORE_FAILED`) naming the file.
+ */
+export class JsonFileAllowListStore implements AllowListStore {
+  /** The file this store reads and writes. */
+  readonly filePath: string;
+
+  /** Create a store; nothing is read or written until `read`/`write`. */
+  constructor(options: JsonFileAllowListStoreOptions = {}) {
+    this.filePath = options.filePath ?? join(homedir(), options.appDir ?? '.toolhost', 'mcp-allowlist.json');
+  }
+
+  /** Read the file (empty allow-list when it does not exist). */
+  async read(): Promise<AllowList> {
+    let text: string;
+    try {
+      text = await readFile(this.filePath, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyAllowList();
+      throw this.failure('read', error);
+    }
+    try {
+      return fromAllowListDocument(JSON.parse(text));
+    } catch (error) {
+      throw new ConfirmationError(
+        `The MCP allow-list file ${this.filePath} is not a valid allow-list (${error instanceof Error ? error.message : String(error)}). Fix it or delete it to start with an empty allow-list.`,
+        { code: 'STORE_FAILED', filePath: this.filePath, cause: error },
+      );
+    }
+  }
+
+  /** Replace the file atomically, mode 0600. */
+  async write(allowList: AllowList): Promise<void> {
+    const temporary = `${this.filePath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+    try {
+      await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });
+      await writeFile(temporary, `${JSON.stringify(toAllowListDocument(allowList), null, 2)}\n`, { mode: 0o600, flag: 'wx' });
+      await chmod(temporary, 0o600);
+      await rename(temporary, this.filePath);
+    } catch (error) {
+      await rm(temporary, { force: true }).catch(() => undefined);
+      throw this.failure('write', error);
+    }
+  }
+
+  private failure(action: 'read' | 'write', error: unknown): ConfirmationError {
+    return new ConfirmationError(
+      `Could not ${action} the MCP allow-list file ${this.filePath}: ${error instanceof Error ? error.message : String(error)}. Check that the folder exists and is writable by you.`,
+      { code: 'STORE_FAILED', filePath: this.filePath, cause: error },
+    );
+  }
+}

@@ -1,0 +1,46 @@
+import { buildRegistryEntries, resourceKey, type ConnectedOfferings } from './build-registry-entries.js';
+import type {
+  McpServerManagerEvents,
+  RegisteredPrompt,
+  RegisteredResource,
+  RegisteredResourceTemplate,
+  RegisteredTool,
+} from './manager-types.js';
+import { isEmptyDiff, Registry } from './registry.js';
+import type { TypedEmitter } from './typed-emitter.js';
+
+/** The four registries of a manager, rebuilt together and announced through its events. */
+export class ServerRegistries {
+  /** Tools by registered name. */
+  readonly tools = new Registry<RegisteredTool>((entry) => entry.registeredName);
+  /** Prompts by registered name. */
+  readonly prompts = new Registry<RegisteredPrompt>((entry) => entry.registeredName);
+  /** Resources by `resourceKey(serverName, uri)`. */
+  readonly resources = new Registry<RegisteredResource>((entry) => resourceKey(entry.serverName, entry.uri));
+  /** Resource templates by `resourceKey(serverName, uriTemplate)`. */
+  readonly resourceTemplates = new Registry<RegisteredResourceTemplate>((entry) =>
+    resourceKey(entry.serverName, entry.uriTemplate),
+  );
+  readonly #emitter: TypedEmitter<McpServerManagerEvents>;
+  readonly #reservedToolNames: readonly string[];
+
+  /** Create empty registries that announce changes on `emitter`. */
+  constructor(emitter: TypedEmitter<McpServerManagerEvents>, reservedToolNames: readonly string[]) {
+    this.#emitter = emitter;
+    this.#reservedToolNames = reservedToolNames;
+  }
+
+  /** Replace every registry from the connected servers (settings order) and emit what changed. */
+  rebuild(connected: readonly ConnectedOfferings[]): void {
+    const entries = buildRegistryEntries(connected, { reservedNames: this.#reservedToolNames });
+    const tools = this.tools.replace(entries.tools);
+    const prompts = this.prompts.replace(entries.prompts);
+    const resources = this.resources.replace(entries.resources);
+    const templates = this.resourceTemplates.replace(entries.resourceTemplates);
+    if (!isEmptyDiff(tools)) this.#emitter.emit('tools-change', tools);
+    if (!isEmptyDiff(prompts)) this.#emitter.emit('prompts-change', prompts);
+    if (!isEmptyDiff(resources) || !isEmptyDiff(templates)) {
+      this.#emitter.emit('resources-change', { ...resources, templates });
+    }
+  }
+}

@@ -1,0 +1,112 @@
+import { InMemoryAllowListStore } from '@toolhost/confirmation';
+import { describe, expect, it } from 'vitest';
+import { McpToolHost } from './mcp-tool-host.js';
+import type { McpToolHostOptions } from './host-options.js';
+import type { ConfirmationOptionId, ConfirmationRequest, ToolCall } from './tool-call.js';
+import { fixtureServer } from './test-support.js';
+
+async function withHost(
+  options: McpToolHostOptions & { answers?: ConfirmationOptionId[] },
+  run: (host: McpToolHost, asked: ConfirmationRequest[], updates: ToolCall[]) => Promise<void>,
+): Promise<void> {
+  const asked: ConfirmationRequest[] = [];
+  const updates: ToolCall[] = [];
+  const answers = options.answers;
+  const host = await McpToolHost.create({
+    settings: { mcpServers: { basic: fixtureServer('basic') } },
+    ...options,
+    ...(answers
+      ? {
+          ui: {
+            confirm: async (request) => {
+              asked.push(request);
+              return answers.shift() ?? 'cancel';
+            },
+          },
+        }
+      : {}),
+  });
+  host.on('tool-call-update', (call) => updates.push(call));
+  try {
+    await host.discover();
+    await run(host, asked, updates);
+  } finally {
+    await host.close();
+  }
+}
+
+describe('confirmation through McpToolHost', () => {
+  it('rejects invalid arguments before asking anyone, and never calls the server', async () => {
+    await withHost({ answers: ['proceed_once'] }, async (host, asked, updates) => {
+      const result = await host.callTool('add', { a: 'one', b: 2 });
+      expect(result.error?.code).toBe('INVALID_TOOL_ARGUMENTS');
+      expect(result.parts[0]?.type === 'text' && result.parts[0].text).toMatch(/The server was not called/);
+      expect(asked).toHaveLength(0);
+      expect(updates.map((u) => u.status)).toEqual(['PENDING', 'FAILED']);
+    });
+  });
+
+  it('denies by default without a confirm hook, saying how to allow the tool', async () => {
+    await withHost({}, async (host, _asked, updates) => {
+      const result = await host.callTool('echo', { message: 'hi' });
+      expect(result.error?.code).toBe('TOOL_CALL_DENIED');
+      expect(result.error?.message).toContain('"trust": true');
+      expect(result.error?.message).toContain('basic.echo');
+      expect(updates.map((u) => u.status)).toEqual(['PENDING', 'PENDING', 'CANCELLED']);
+      expect(updates[1]?.confirmationRequest?.mcpDetails.toolName).toBe('echo');
+    });
+  });
+
+  it('remembers "always allow this tool" across a restart through the approval store', async () => {
+    const approvals = new InMemoryAllowListStore();
+    await withHost({ answers: ['proceed_always_tool', 'proceed_once'], stores: { approvals } }, async (host, asked) => {
+      expect((await host.callTool('echo', { message: 'one' })).isError).toBe(false);
+      expect((await host.callTool('echo', { message: 'two' })).isError).toBe(false);
+      expect((await host.callTool('add', { a: 1, b: 2 })).isError).toBe(false);
+      expect(asked.map((request) => request.mcpDetails.toolName)).toEqual(['echo', 'add']);
+      expect(asked[0]?.reason).toBe('not-approved');
+    });
+    await withHost({ answers: [], stores: { approvals } }, async (host, asked) => {
+      expect((await host.callTool('echo', { message: 'after restart' })).isError).toBe(false);
+      expect(asked).toHaveLength(0);
+    });
+  });
+
+  it('asks again when the server behind an approved name changes', async () => {
+    const approvals = new InMemoryAllowListStore();
+    await withHost({ answers: ['proceed_always_tool'], stores: { approvals } }, async (host) => {
+      expect((await host.callTool('echo', { message: 'x' })).isError).toBe(false);
+    });
+    await withHost(
+      { answers: ['cancel'], stores: { approvals }, settings: { mcpServers: { basic: fixtureServer('list-changed') } } },
+      async (host, asked) => {
+        const result = await host.callTool('echo', { message: 'x' });
+        expect(result.error?.code).toBe('TOOL_CALL_DENIED');
+        expect(asked[0]?.reason).toBe('server-changed');
+      },
+    );
+  });
+
+  it('"always allow this server" covers the server\u2019s other tools', async () => {
+    await withHost({ answers: ['proceed_always_server'] }, async (host, asked) => {
+      expect((await host.callTool('echo', { message: 'x' })).isError).toBe(false);
+      expect((await host.callTool('add', { a: 1, b: 1 })).isError).toBe(false);
+      expect(asked).toHaveLength(1);
+    });
+  });
+
+  it('honours a configured allow-list and a host policy', async () => {
+    await withHost({ answers: [], allowList: ['basic.echo'] }, async (host, asked) => {
+      expect((await host.callTool('echo', { message: 'x' })).isError).toBe(false);
+      expect(asked).toHaveLength(0);
+    });
+    await withHost(
+      { answers: ['proceed_once'], hostPolicy: (subject) => (subject.tool.name === 'env' ? 'deny' : undefined) },
+      async (host, asked) => {
+        const result = await host.callTool('env', {});
+        expect(result.error?.code).toBe('TOOL_CALL_DENIED');
+        expect(asked).toHaveLength(0);
+      },
+    );
+  });
+});

@@ -1,0 +1,95 @@
+import { authenticate, createAuthProvider, FileTokenStore, InMemoryTokenStore, type OpenBrowser, type TokenStore } from '@toolhost/oauth';
+import { HostError } from './host-error.js';
+import type { TransportOptions } from '@toolhost/discovery';
+import type { ResolvedServer, SettingsSource } from './resolve-servers.js';
+
+/**
+ * The token store a host uses when none is given: a file at `~/<appDir>/mcp-oauth-tokens.json`
+ * (mode 0600) when the settings come from files, since that is where the user's other settings
+ * live; in memory when the settings were passed in directly (tests, embedded hosts).
+ */
+export function defaultTokenStore(source: SettingsSource): TokenStore {
+  if (source.settings) return new InMemoryTokenStore();
+  return new FileTokenStore({
+    ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
+    ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
+  });
+}
+
+/**
+ * Transport options of one server: the OAuth provider of a remote server, when it can
+ * authenticate without the user (a stored token, or a Google provider). Without a stored token
+ * no provider is passed, so a 401 surfaces as `AUTH_REQUIRED` and the host reports that the
+ * server needs the user to sign in, rather than starting a browser flow by itself.
+ */
+export function transportOptionsFor(options: {
+  readonly server: ResolvedServer | undefined;
+  readonly tokenStore: TokenStore;
+  readonly hasStoredToken: boolean;
+}): TransportOptions | undefined {
+  const { server, tokenStore } = options;
+  if (!server || server.transport.transport === 'stdio') return undefined;
+  const google = server.config.authProviderType !== undefined && server.config.authProviderType !== 'dynamic_discovery';
+  if (!google && !options.hasStoredToken) return undefined;
+  return { authProvider: createAuthProvider({ serverName: server.name, config: server.config, tokenStore }) };
+}
+
+/** The remote servers that have a stored OAuth token. */
+export async function serversWithStoredTokens(servers: readonly ResolvedServer[], tokenStore: TokenStore): Promise<Set<string>> {
+  const names = new Set<string>();
+  await Promise.all(
+    servers
+      .filter((server) => server.transport.transport !== 'stdio')
+      .map(async (server) => {
+        const credentials = await tokenStore.get(server.name).catch(() => undefined);
+        if (credentials) names.add(server.name);
+      }),
+  );
+  return names;
+}
+
+/** True when a server's last error says it needs the user to sign in. */
+export function needsAuthentication(error: { code: string; causeCode?: string | undefined } | undefined): boolean {
+  return error?.code === 'AUTH_REQUIRED' || error?.causeCode === 'AUTH_REQUIRED';
+}
+
+/** Options of {@link signIn}. */
+export interface SignInOptions {
+  /** The server to sign in to. */
+  readonly serverName: string;
+  /** Every configured server. */
+  readonly servers: readonly ResolvedServer[];
+  /** Where the token goes. */
+  readonly tokenStore: TokenStore;
+  /** Called with the authorization URL before the browser opens. */
+  readonly onAuthorizationUrl: (url: string) => void;
+  /** The host's browser opener. @default the safe default opener of `@toolhost/oauth` */
+  readonly openBrowser?: OpenBrowser;
+  /** Cancels the flow. */
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * Run the OAuth flow of `@toolhost/oauth` for one remote server and store the token.
+ *
+ * @throws HostError `SERVER_NOT_FOUND` for an unknown or stdio server; `OAuthError` when sign-in fails.
+ */
+export async function signIn(options: SignInOptions): Promise<void> {
+  const { serverName } = options;
+  const server = options.servers.find((candidate) => candidate.name === serverName);
+  if (!server || server.transport.transport === 'stdio') {
+    throw new HostError({
+      code: 'SERVER_NOT_FOUND',
+      serverName,
+      message: server
+        ? `MCP server "${serverName}" is a local (stdio) server; OAuth applies to remote servers only.`
+        : `No MCP server named "${serverName}" is configured.`,
+    });
+  }
+  await authenticate(serverName, server.config, {
+    tokenStore: options.tokenStore,
+    onAuthorizationUrl: options.onAuthorizationUrl,
+    ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}

@@ -1,0 +1,70 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.js';
+import { HostError } from './host-error.js';
+import type { HostStatus } from './host-status.js';
+import { runPromptCommand } from './prompt-commands.js';
+import {
+  formatPromptHelp,
+  parseSlashCommandLine,
+  type ExecuteSlashCommandRequest,
+  type ExecuteSlashCommandResponse,
+  type PromptCommand,
+  type SlashCommandResult,
+} from './slash-command.js';
+
+/** What running a slash command needs from the host. */
+export interface SlashCommandContext {
+  /** The prompt commands. */
+  readonly prompts: () => readonly PromptCommand[];
+  /** The connected client of a server. */
+  readonly getClient: (serverName: string) => Client | undefined;
+  /** The current status (for `/mcp`). */
+  readonly status: () => HostStatus;
+  /** Sign in to a server (for `/mcp auth <server>`). */
+  readonly authenticate: (serverName: string) => Promise<HostStatus>;
+  /** Aborts the command. */
+  readonly signal?: AbortSignal;
+}
+
+/** Dispatch a slash command line to a built-in command or an MCP prompt. */
+export async function runSlashCommand(line: string, context: SlashCommandContext): Promise<SlashCommandResult> {
+  const { name, args } = parseSlashCommandLine(line);
+  if (BUILT_IN_COMMANDS.some((command) => command.name === name)) {
+    return runBuiltInCommand({ name, args, status: context.status, authenticate: context.authenticate });
+  }
+  const prompts = context.prompts();
+  const command = prompts.find((prompt) => prompt.name === name);
+  if (!command) {
+    const known = [...BUILT_IN_COMMANDS.map((c) => c.name), ...prompts.map((c) => c.name)];
+    throw new HostError({
+      code: 'COMMAND_NOT_FOUND',
+      commandName: name,
+      message: `Unknown command "/${name}". Available commands: ${known.map((c) => `/${c}`).join(', ')}.`,
+    });
+  }
+  if (/^(--help|-h)$/.test(args)) return { kind: 'text', commandName: command.name, text: formatPromptHelp(command) };
+  return runPromptCommand({
+    command,
+    args,
+    client: context.getClient(command.serverName),
+    ...(context.signal ? { signal: context.signal } : {}),
+  });
+}
+
+/** Run a `command/execute` request; never throws (a failure answers `FAILED_TO_START`). */
+export async function executeSlashCommand(
+  request: ExecuteSlashCommandRequest,
+  options: { readonly executionId: string; readonly run: (line: string) => Promise<SlashCommandResult> },
+): Promise<ExecuteSlashCommandResponse> {
+  const { executionId } = options;
+  const line = `/${request.commandPath.join(' ')}${request.args ? ` ${request.args}` : ''}`;
+  try {
+    const result = await options.run(line);
+    return { executionId, status: 'STARTED', message: '', result };
+  } catch (error) {
+    const hostError = HostError.isInstance(error)
+      ? error
+      : new HostError({ code: 'PROMPT_FAILED', message: error instanceof Error ? error.message : String(error), cause: error });
+    return { executionId, status: 'FAILED_TO_START', message: hostError.message, error: hostError };
+  }
+}
