@@ -115,7 +115,8 @@ fi
     const pass = count("FAILURE") === 0 && count("WARNING") === 0;
     pass ? ok++ : bad++;
     const name = dir.slice(root.length + 1).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
-    console.log(`${pass ? "PASS" : "FAIL"} ${name}: ${count("SUCCESS")} passed, ${count("FAILURE")} failed, ${count("WARNING")} warnings`);
+    const note = list.length === 0 ? " (no checks recorded)" : "";
+    console.log(`${pass ? "PASS" : "FAIL"} ${name}: ${count("SUCCESS")} passed, ${count("FAILURE")} failed, ${count("WARNING")} warnings${note}`);
   }
   console.log(`Scenarios: ${ok} passed, ${bad} failed of ${ok + bad}; checks: ${checks.SUCCESS} passed, ${checks.FAILURE} failed, ${checks.WARNING} warnings`);
 ' "$RESULTS" >&2

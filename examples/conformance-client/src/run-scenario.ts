@@ -1,6 +1,7 @@
 import { McpToolHost, type ElicitationResponse, type UiHooks } from '@toolhost/host';
 import { createRedirectFollowingOpener } from '@toolhost/oauth';
 import { freePort } from './free-port.js';
+import { oauthSettings } from './oauth-settings.js';
 import { sampleArguments } from './sample-arguments.js';
 
 /** What the conformance runner gives the client. */
@@ -17,23 +18,9 @@ export interface ScenarioInput {
 
 const SERVER_NAME = 'conformance';
 
-/**
- * The settings entry: the scenario's URL, trusted (no confirmation), with OAuth started on
- * demand; pre-registered credentials come from the runner's context.
- */
+/** The settings entry: the scenario's URL, trusted (no confirmation), with OAuth started on demand. */
 function serverEntry(input: ScenarioInput, callbackPort: number): Record<string, unknown> {
-  const clientId = input.context?.client_id;
-  const clientSecret = input.context?.client_secret;
-  return {
-    httpUrl: input.serverUrl,
-    trust: true,
-    oauth: {
-      enabled: true,
-      redirectUri: `http://localhost:${callbackPort}/oauth/callback`,
-      ...(typeof clientId === 'string' ? { clientId } : {}),
-      ...(typeof clientSecret === 'string' ? { clientSecret } : {}),
-    },
-  };
+  return { httpUrl: input.serverUrl, trust: true, oauth: oauthSettings(input, callbackPort) };
 }
 
 /**
@@ -62,9 +49,9 @@ export async function runScenario(input: ScenarioInput): Promise<void> {
     host.on('auth-url', (event) => input.log(`signing in to ${event.serverName}`));
     let status = await host.discover();
     let server = status.servers.find((entry) => entry.name === SERVER_NAME);
-    if (server?.status !== 'connected') {
-      // What a user does after `/mcp` shows the server disconnected: `/mcp auth <server>`.
-      input.log(`not connected (${server?.lastError ?? 'no error'}); authenticating`);
+    if (server?.status !== 'connected' && server?.needsAuthentication) {
+      // What a user does when `/mcp` says "Authentication: required": `/mcp auth <server>`.
+      input.log(`not connected (${server.lastError ?? 'no error'}); authenticating`);
       status = await host.authenticate(SERVER_NAME);
       server = status.servers.find((entry) => entry.name === SERVER_NAME);
     }

@@ -32,7 +32,11 @@ async function main(): Promise<void> {
           { id: 'call-2', name: 'echo', arguments: { message: 'Hello from toolhost!' } },
         ],
       },
-      { text: 'Here is the MCP logo, and the fixture server echoed your greeting.' },
+      {
+        text: 'Now a sum from the same server (already allowed, so nobody is asked).',
+        toolCalls: [{ id: 'call-3', name: 'get-sum', arguments: { a: 2, b: 3 } }],
+      },
+      { text: 'Here is the MCP logo, your greeting, and 2 + 3 = 5.' },
     ],
   });
 
@@ -82,19 +86,20 @@ async function main(): Promise<void> {
     console.log(host.formatStatus());
 
     heading('3. The model asks for tools; the user confirms');
-    const turn = adapter.nextTurn();
-    console.log(`  model: ${turn.text}`);
-    const { outcomes } = await host.handleModelResponse(turn);
-    for (const outcome of outcomes) {
-      for (const part of outcome.parts) {
-        if (part.type === 'inlineData') {
-          console.log(`  → ${outcome.call.name}: image part for the model (${part.mimeType}, ${part.data.length} base64 characters)`);
-        } else {
-          console.log(`  → ${outcome.call.name}: text part for the model: ${JSON.stringify(part.text)}`);
+    for (let turn = adapter.nextTurn(); ; turn = adapter.nextTurn()) {
+      console.log(`  model: ${turn.text}`);
+      const { outcomes } = await host.handleModelResponse(turn);
+      if (outcomes.length === 0) break;
+      for (const outcome of outcomes) {
+        for (const part of outcome.parts) {
+          if (part.type === 'inlineData') {
+            console.log(`  → ${outcome.call.name}: image part for the model (${part.mimeType}, ${part.data.length} base64 characters)`);
+          } else {
+            console.log(`  → ${outcome.call.name}: text part for the model: ${JSON.stringify(part.text)}`);
+          }
         }
       }
     }
-    console.log(`  model: ${adapter.nextTurn().text}`);
 
     heading('4. A prompt as a slash command');
     for (const prompt of host.listPrompts()) {

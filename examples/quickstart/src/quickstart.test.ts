@@ -25,6 +25,9 @@ describe('quickstart', () => {
     expect(stdout).toContain('answer:    proceed_always_server (scripted)');
     expect(stdout).toMatch(/\[SUCCEEDED\] get-tiny-image — .*\[Image: image\/png\]/);
     expect(stdout).toMatch(/image part for the model \(image\/png, \d+ base64 characters\)/);
+    // "Always allow this server": the next tool of that server runs without a question.
+    expect(stdout.match(/\? Confirm MCP Tool Execution/g)).toHaveLength(1);
+    expect(stdout).toContain('[SUCCEEDED] get-sum — The sum of 2 and 3 is 5.');
     // The prompt as a slash command, both forms.
     expect(stdout.match(/→ prompt for the model: "Write a reverent poem called \\"Gemini CLI\\"\."/g)).toHaveLength(2);
     expect(stdout).toContain('All servers closed.');

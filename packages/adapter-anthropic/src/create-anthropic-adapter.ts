@@ -21,7 +21,7 @@ export type AnthropicAdapter = ModelAdapter<Tool, Message | readonly ContentBloc
  * @example
  * ```ts
  * const host = await McpToolHost.create({ adapter: createAnthropicAdapter(), ui });
- * const message = await anthropic.messages.create({ model, max_tokens, messages, tools: await host.listTools() });
+ * const message = await anthropic.messages.create({ model, max_tokens, messages, tools: host.listTools() });
  * ```
  */
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): AnthropicAdapter {

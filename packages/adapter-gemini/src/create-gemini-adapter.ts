@@ -41,7 +41,7 @@ export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentRes
  * const adapter = createGeminiAdapter();
  * const host = await McpToolHost.create({ adapter, ui });
  * const response = await ai.models.generateContent({
- *   model, contents, config: { tools: [{ functionDeclarations: await host.listTools() }] },
+ *   model, contents, config: { tools: [{ functionDeclarations: host.listTools() }] },
  * });
  * ```
  */

@@ -53,6 +53,12 @@ describe('Gemini adapter end to end', () => {
     const first = await ai.models.generateContent({ model: 'gemini-test', contents, config });
     const declared = (bodies[0]?.['tools'] as { functionDeclarations: { name: string }[] }[])[0]?.functionDeclarations;
     expect(declared?.map((d) => d.name)).toContain('mixed-content');
+    // A real server's schema (zod → JSON Schema with $schema and additionalProperties) sanitised for `parameters`.
+    const echo = declared?.find((d) => d.name === 'echo') as { parameters?: Record<string, unknown> } | undefined;
+    // (the SDK upper-cases types on the wire: OBJECT, STRING)
+    expect(echo?.parameters).toMatchObject({ type: 'OBJECT', properties: { message: { type: 'STRING' } }, required: ['message'] });
+    expect(echo?.parameters).not.toHaveProperty('$schema');
+    expect(echo?.parameters).not.toHaveProperty('additionalProperties');
 
     const handled = await host.handleModelResponse(first);
     expect(confirmations).toHaveLength(1);

@@ -1,6 +1,12 @@
 import type { HostToolDefinition, JsonSchemaObject } from '@toolhost/host';
 import { sanitizeSchema } from '@toolhost/schema-sanitizer';
 
+/** Options of the OpenAI tool mappers. */
+export interface OpenAIToolOptions {
+  /** Declare the tool with `strict: true` and a schema from the `openai-strict` profile. */
+  strict: boolean;
+}
+
 /** The `parameters` and `strict` fields of an OpenAI function tool. */
 export interface FunctionParametersResult {
   /** The schema to send as `parameters`. */

@@ -41,7 +41,7 @@ export type OpenAIChatAdapter = ModelAdapter<
  * @example
  * ```ts
  * const host = await McpToolHost.create({ adapter: createOpenAIChatAdapter(), ui });
- * const completion = await openai.chat.completions.create({ model, messages, tools: await host.listTools() });
+ * const completion = await openai.chat.completions.create({ model, messages, tools: host.listTools() });
  * ```
  */
 export function createOpenAIChatAdapter(options: OpenAIAdapterOptions = {}): OpenAIChatAdapter {

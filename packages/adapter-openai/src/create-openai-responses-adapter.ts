@@ -22,7 +22,7 @@ export type OpenAIResponsesAdapter = ModelAdapter<
  * @example
  * ```ts
  * const host = await McpToolHost.create({ adapter: createOpenAIResponsesAdapter(), ui });
- * const response = await openai.responses.create({ model, input, tools: await host.listTools() });
+ * const response = await openai.responses.create({ model, input, tools: host.listTools() });
  * ```
  */
 export function createOpenAIResponsesAdapter(options: OpenAIAdapterOptions = {}): OpenAIResponsesAdapter {

@@ -7,6 +7,7 @@ export type { OpenAISamplingOptions } from './openai-sampling-options.js';
 export { OpenAIAdapterError } from './openai-adapter-error.js';
 export type { OpenAIAdapterErrorCode, OpenAIAdapterErrorOptions } from './openai-adapter-error.js';
 export { mapToolsToChatTools } from './map-tools-to-chat-tools.js';
+export type { OpenAIToolOptions } from './build-function-parameters.js';
 export { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';
 export { mapOutcomesToChatMessages } from './map-outcomes-to-chat-messages.js';
 export { mapToolsToResponseTools } from './map-tools-to-response-tools.js';

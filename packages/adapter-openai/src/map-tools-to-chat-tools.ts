@@ -1,11 +1,11 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
 import type { HostToolDefinition } from '@toolhost/host';
-import { buildFunctionParameters } from './build-function-parameters.js';
+import { buildFunctionParameters, type OpenAIToolOptions } from './build-function-parameters.js';
 
 /** Turn host tools into Chat Completions `tools` entries (`{ type: 'function', function }`). */
 export function mapToolsToChatTools(
   tools: readonly HostToolDefinition[],
-  options: { strict: boolean },
+  options: OpenAIToolOptions,
 ): ChatCompletionFunctionTool[] {
   return tools.map((tool) => {
     const { parameters, strict } = buildFunctionParameters(tool, options.strict);

@@ -1,11 +1,11 @@
 import type { FunctionTool } from 'openai/resources/responses/responses';
 import type { HostToolDefinition } from '@toolhost/host';
-import { buildFunctionParameters } from './build-function-parameters.js';
+import { buildFunctionParameters, type OpenAIToolOptions } from './build-function-parameters.js';
 
 /** Turn host tools into Responses API `tools` entries (`{ type: 'function', name, parameters, strict }`). */
 export function mapToolsToResponseTools(
   tools: readonly HostToolDefinition[],
-  options: { strict: boolean },
+  options: OpenAIToolOptions,
 ): FunctionTool[] {
   return tools.map((tool) => {
     const { parameters, strict } = buildFunctionParameters(tool, options.strict);

@@ -90,6 +90,14 @@ describe('OpenAI adapters end to end', () => {
         expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'mixed-content', strict: true }) }),
       );
 
+      const fail = (chatBodies[0]?.['tools'] as { function: { name: string; parameters: unknown } }[]).find((t) => t.function.name === 'fail');
+      // The optional `reason` becomes required-and-nullable in strict mode.
+      expect(fail?.function.parameters).toMatchObject({
+        additionalProperties: false,
+        required: ['reason'],
+        properties: { reason: { type: ['string', 'null'] } },
+      });
+
       const handled = await host.handleModelResponse(first);
       expect(confirmations.at(-1)?.mcpDetails).toMatchObject({ serverName: 'fixture', toolName: 'mixed-content' });
       messages.push(first.choices[0]!.message, ...(handled.toolResults ?? []));

@@ -15,8 +15,8 @@ export interface CliIo {
   /** Variables for `$VAR` expansion and `TOOLHOST_SYSTEM_SETTINGS_PATH`. @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
-   * Checks whether a server can be connected, for the status column of `mcp list`. Without it
-   * the list shows the configured state only (nothing is connected).
+   * Checks whether a server can be connected, for the status of `mcp list` and `mcp auth`.
+   * @default createProbeConnectionCheck (a real connection attempt through `probeServer` of `@toolhost/discovery`)
    */
   readonly checkConnection?: ServerConnectionCheck;
 }

@@ -116,7 +116,7 @@ describe('toolhost mcp add → list → remove', () => {
     expect(edited).toContain('"Authorization": "Bearer x:y"');
     expect(edited).toContain('"includeTools": ["a", "b"]');
 
-    const list = await run(['mcp', 'list']);
+    const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.code).toBe(0);
     expect(list.stderr).toBe('');
     expect(list.stdout).toBe([
@@ -139,7 +139,7 @@ describe('toolhost mcp add → list → remove', () => {
     const { mode } = await stat(userFile());
     expect((await run(['mcp', 'add', '--scope', 'user', '--transport', 'sse', 'events', 'http://127.0.0.1:1/sse'])).stdout).toBe('MCP server "events" added to user settings. (sse)\n');
     expect((await stat(userFile())).mode).toBe(mode);
-    expect((await run(['mcp', 'list'])).stdout).toContain('• events: http://127.0.0.1:1/sse (sse) - Enabled [user]');
+    expect((await run(['mcp', 'list', '--no-connect'])).stdout).toContain('• events: http://127.0.0.1:1/sse (sse) - Enabled [user]');
     expect((await run(['mcp', 'remove', '-s', 'user', 'events'])).code).toBe(0);
     expect(await readFile(userFile(), 'utf8')).toBe(COMMENTED);
     expect(existsSync(projectFile())).toBe(false);
@@ -174,7 +174,7 @@ describe('toolhost mcp list', () => {
     await put(userFile(), '{"mcpServers": {"u": {"command": "u"}, "shared": {"command": "user"}, "Bad": {"command": "b"}}, "mcp": {"excluded": ["bad"]}}');
     await put(projectFile(), '{"mcpServers": {"shared": {"url": "http://127.0.0.1:1/mcp"}, "p": {"command": "p"}}}');
     expect(await run(['mcp', 'disable', 'P'])).toEqual({ code: 0, stdout: 'MCP server "p" disabled.\n', stderr: '' });
-    const list = await run(['mcp', 'list']);
+    const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.stdout.split('\n').slice(2, -1)).toEqual([
       '• u: u (stdio) - Enabled [user]',
       '• shared: http://127.0.0.1:1/mcp (http) - Enabled [project]',
@@ -182,12 +182,12 @@ describe('toolhost mcp list', () => {
       '○ p: p (stdio) - Disabled [project]',
     ]);
     expect((await run(['mcp', 'enable', 'p'])).stdout).toBe('MCP server "p" enabled.\n');
-    expect((await run(['mcp', 'list'])).stdout).toContain('• p: p (stdio) - Enabled [project]');
+    expect((await run(['mcp', 'list', '--no-connect'])).stdout).toContain('• p: p (stdio) - Enabled [project]');
   });
 
   it('lists the good servers and exits 1 when an entry is bad', async () => {
     await put(projectFile(), '{"mcpServers": {"good": {"command": "x"}, "typo": {"command": "x", "args": "-y"}, "none": {"cwd": "."}}}');
-    const list = await run(['mcp', 'list']);
+    const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.code).toBe(1);
     expect(list.stdout).toContain('• good: x (stdio) - Enabled [project]');
     expect(list.stdout).not.toContain('typo');
@@ -197,19 +197,19 @@ describe('toolhost mcp list', () => {
 
   it('reads the files of another program with --app-dir', async () => {
     await put(join(project, '.gemini', 'settings.json'), '{"mcpServers": {"g": {"command": "gemini-tool"}}}');
-    expect((await run(['--app-dir', '.gemini', 'mcp', 'list'])).stdout).toContain('• g: gemini-tool (stdio) - Enabled [project]');
+    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('• g: gemini-tool (stdio) - Enabled [project]');
   });
 
   it('shows commands as written, without expanding secrets', async () => {
     await put(projectFile(), '{"mcpServers": {"gh": {"command": "npx", "args": ["srv", "--token", "$GH_TOKEN"]}}}');
-    const list = await run(['mcp', 'list'], project, { GH_TOKEN: 'secret-value' });
+    const list = await run(['mcp', 'list', '--no-connect'], project, { GH_TOKEN: 'secret-value' });
     expect(list.stdout).toContain('• gh: npx srv --token $GH_TOKEN (stdio) - Enabled [project]');
     expect(list.stdout + list.stderr).not.toContain('secret-value');
   });
 
   it('prints unknown fields as warnings', async () => {
     await put(projectFile(), '{"mcpServers": {"a": {"command": "x", "comand": "y"}}}');
-    const list = await run(['mcp', 'list']);
+    const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.code).toBe(0);
     expect(list.stderr).toMatch(/^Warning \[UNKNOWN_FIELD\]: .*mcpServers\.a\.comand/);
   });
@@ -287,13 +287,17 @@ describe('bad input fails with a code, exit code 1 and no change on disk', () =>
 
 describe('help', () => {
   it('is available on every command and exits 0', async () => {
-    for (const args of [['--help'], ['mcp', '--help'], ['mcp', 'add', '--help'], ['mcp', 'list', '--help'], ['mcp', 'remove', '--help'], ['mcp', 'enable', '--help'], ['mcp', 'disable', '--help']]) {
+    for (const args of [['--help'], ['mcp', '--help'], ['mcp', 'add', '--help'], ['mcp', 'list', '--help'], ['mcp', 'remove', '--help'], ['mcp', 'enable', '--help'], ['mcp', 'disable', '--help'], ['mcp', 'auth', '--help']]) {
       const result = await run(args);
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/^Usage: toolhost/);
     }
     const add = await run(['mcp', 'add', '--help']);
     for (const flag of ['--scope', '--transport', '--env', '--header', '--timeout', '--trust', '--description', '--include-tools', '--exclude-tools']) expect(add.stdout).toContain(flag);
+    expect((await run(['mcp', 'list', '--help'])).stdout).toContain('--no-connect');
+    const auth = await run(['mcp', 'auth', '--help']);
+    for (const flag of ['[name]', '--no-browser', '--no-connect']) expect(auth.stdout).toContain(flag);
+    expect(auth.stdout).not.toContain('TOOLHOST_TEST_BROWSER');
   });
 
   it('shows the subcommands and exits 1 when none is given', async () => {

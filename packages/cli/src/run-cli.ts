@@ -1,9 +1,11 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError, DEFAULT_APP_DIR } from '@toolhost/config';
+import { FileTokenStore, OAuthError } from '@toolhost/oauth';
 import { CliError } from './cli-error.js';
 import { resolveCliIo, settingsLocation, type CliIo } from './cli-io.js';
 import type { CommandContext } from './commands/command-context.js';
 import { registerMcpAdd } from './commands/mcp-add.js';
+import { registerMcpAuth } from './commands/mcp-auth.js';
 import { registerMcpEnable } from './commands/mcp-enable.js';
 import { registerMcpList } from './commands/mcp-list.js';
 import { registerMcpRemove } from './commands/mcp-remove.js';
@@ -39,14 +41,17 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     io: resolved,
     serverArgsAfterSeparator: separator < 0 ? [] : argv.slice(separator + 1),
     location: () => settingsLocation(resolved, program.opts<{ appDir: string }>().appDir),
+    tokenStore: () => new FileTokenStore({ appDir: program.opts<{ appDir: string }>().appDir, homeDir: resolved.homeDir }),
   };
-  const mcp = program.command('mcp').description('Manage MCP servers (add, list, remove, enable, disable)');
-  registerMcpAdd(mcp, context);
-  registerMcpList(mcp, context, (code) => {
+  const setExitCode = (code: number): void => {
     exitCode = code;
-  });
+  };
+  const mcp = program.command('mcp').description('Manage MCP servers (add, list, remove, enable, disable, auth)');
+  registerMcpAdd(mcp, context);
+  registerMcpList(mcp, context, setExitCode);
   registerMcpRemove(mcp, context);
   registerMcpEnable(mcp, context);
+  registerMcpAuth(mcp, context, setExitCode);
 
   try {
     await program.parseAsync(parsed, { from: 'user' });
@@ -71,6 +76,6 @@ function describeFailure(error: unknown): string {
     }
     return formatProblem('Error', error.code, error.message);
   }
-  if (CliError.isInstance(error)) return formatProblem('Error', error.code, error.message);
+  if (CliError.isInstance(error) || OAuthError.isInstance(error)) return formatProblem('Error', error.code, error.message);
   return formatProblem('Error', 'INTERNAL', error instanceof Error ? error.message : String(error));
 }

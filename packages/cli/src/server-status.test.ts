@@ -3,7 +3,7 @@ import { loadSettings } from '@toolhost/config';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { collectServerStatuses, formatServerLine } from './server-status.js';
+import { collectServerStatuses, formatServerLine, formatServerRow, MAX_REASON_LENGTH, shortenReason } from './server-status.js';
 
 describe('collectServerStatuses and formatServerLine', () => {
   it('connects only enabled servers through the check and formats the seeds\' lines', async () => {
@@ -18,8 +18,8 @@ describe('collectServerStatuses and formatServerLine', () => {
       const checked: string[] = [];
       const statuses = await collectServerStatuses(settings, async (server) => {
         checked.push(server.name);
-        if (server.name === 'down') throw new Error('refused');
-        return 'connected';
+        if (server.name === 'down') throw new Error('refused\n  by peer');
+        return { state: 'connected' };
       });
       expect(checked.sort()).toEqual(['down', 'up']);
       expect(statuses.map(({ server, status }) => formatServerLine(server, status))).toEqual([
@@ -27,9 +27,24 @@ describe('collectServerStatuses and formatServerLine', () => {
         '✗ down: http://127.0.0.1:1/sse (sse) - Disconnected [user]',
         '⛔ off: x (stdio) - Blocked (in mcp.excluded) [user]',
       ]);
+      expect(statuses.flatMap(formatServerRow)).toEqual([
+        '✓ up: node s.js (stdio) - Connected [user]',
+        '✗ down: http://127.0.0.1:1/sse (sse) - Disconnected [user]',
+        '    Reason: refused by peer',
+        '⛔ off: x (stdio) - Blocked (in mcp.excluded) [user]',
+      ]);
       expect((await collectServerStatuses(settings)).map(({ status }) => status)).toEqual(['enabled', 'enabled', 'blocked']);
     } finally {
       await rm(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('shortenReason', () => {
+  it('folds line breaks and cuts long reasons with an ellipsis', () => {
+    expect(shortenReason('  a\n\tb  ')).toBe('a b');
+    const long = shortenReason('x'.repeat(1000));
+    expect(long).toHaveLength(MAX_REASON_LENGTH);
+    expect(long.endsWith('…')).toBe(true);
   });
 });

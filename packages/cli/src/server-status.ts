@@ -1,14 +1,25 @@
 import type { LoadedServer, LoadedSettings } from '@toolhost/config';
 
-/** The result of a live connection check. */
+/** The state found by a live connection check. */
 export type ServerConnectionState = 'connected' | 'disconnected';
 
+/** What a live connection check found: the state, and for a failure why. */
+export interface ServerConnectionResult {
+  /** Whether the handshake with the server succeeded. */
+  readonly state: ServerConnectionState;
+  /** Why the server could not be connected (one line, for people); absent when connected. */
+  readonly reason?: string | undefined;
+  /** True when the server refused because it needs an OAuth sign-in (`toolhost mcp auth <name>`). */
+  readonly needsAuthentication?: boolean | undefined;
+}
+
 /**
- * Connects to one server and reports whether that worked. This is the seam for the live status
- * of `mcp list` (to be provided by `@toolhost/discovery`); it is only called for servers that
- * are neither blocked nor disabled.
+ * Connects to one server and reports whether that worked, for the live status of `mcp list`.
+ * The command line uses `createProbeConnectionCheck` (a real `probeServer` attempt of
+ * `@toolhost/discovery`); it is only called for servers that are neither blocked nor disabled.
+ * A check that rejects counts as `disconnected` with the rejection as the reason.
  */
-export type ServerConnectionCheck = (server: LoadedServer) => Promise<ServerConnectionState>;
+export type ServerConnectionCheck = (server: LoadedServer) => Promise<ServerConnectionResult>;
 
 /** What `mcp list` shows for a server: a live state, or `enabled` when no check was made. */
 export type ServerListStatus = ServerConnectionState | 'blocked' | 'disabled' | 'enabled';
@@ -29,25 +40,62 @@ export function getConfiguredStatus(server: LoadedServer): 'blocked' | 'disabled
   return server.enabled ? 'enabled' : 'disabled';
 }
 
+/** One row of `mcp list`: the server, its status and, for a disconnected server, why. */
+export interface ServerStatusRow {
+  /** The server as loaded from the settings. */
+  readonly server: LoadedServer;
+  /** What the list shows for it. */
+  readonly status: ServerListStatus;
+  /** Why a live check failed (only with status `disconnected`). */
+  readonly reason?: string | undefined;
+  /** True when a live check failed because the server needs an OAuth sign-in. */
+  readonly needsAuthentication?: boolean | undefined;
+}
+
 /**
  * The status of every server, in settings order. With `check`, enabled servers are connected
- * (all at once) and shown as connected or disconnected; without it nothing is connected.
+ * (all at once, so the whole list takes about as long as the slowest server) and shown as
+ * connected or disconnected; without it nothing is connected.
  */
-export async function collectServerStatuses(settings: LoadedSettings, check?: ServerConnectionCheck): Promise<{ server: LoadedServer; status: ServerListStatus }[]> {
-  return Promise.all(settings.servers.map(async (server) => {
+export async function collectServerStatuses(settings: LoadedSettings, check?: ServerConnectionCheck): Promise<ServerStatusRow[]> {
+  return Promise.all(settings.servers.map(async (server): Promise<ServerStatusRow> => {
     const configured = getConfiguredStatus(server);
     if (configured !== 'enabled' || check === undefined) return { server, status: configured };
-    const status = await check(server).catch((): ServerConnectionState => 'disconnected');
-    return { server, status };
+    const result = await check(server).catch((error: unknown): ServerConnectionResult => ({
+      state: 'disconnected',
+      reason: error instanceof Error ? error.message : String(error),
+    }));
+    if (result.state === 'connected') return { server, status: 'connected' };
+    return { server, status: 'disconnected', reason: result.reason, needsAuthentication: result.needsAuthentication === true };
   }));
+}
+
+/** Longest reason shown under a disconnected server; the rest is cut with `…`. */
+export const MAX_REASON_LENGTH = 240;
+
+/** A reason made fit for one line: whitespace folded, cut to {@link MAX_REASON_LENGTH} characters. */
+export function shortenReason(reason: string): string {
+  const folded = reason.replace(/\s+/g, ' ').trim();
+  return folded.length > MAX_REASON_LENGTH ? `${folded.slice(0, MAX_REASON_LENGTH - 1)}…` : folded;
+}
+
+/**
+ * The lines of one row of `mcp list`: {@link formatServerLine}, then, for a disconnected server
+ * with a known reason, an indented `Reason: …` line below it (the first line keeps the seeds' format).
+ */
+export function formatServerRow(row: ServerStatusRow): string[] {
+  const line = formatServerLine(row.server, row.status);
+  return row.status === 'disconnected' && row.reason ? [line, `    Reason: ${shortenReason(row.reason)}`] : [line];
 }
 
 /**
  * One line of `mcp list`, in the seeds' format followed by the scope:
- * `✓ github: npx -y server-github (stdio) - Connected [project]`.
+ * `✓ github: npx -y server-github (stdio) - Connected [project]`. `note`, when given, is added in
+ * parentheses after the status (`- Connected (no authentication needed) [user]`).
  */
-export function formatServerLine(server: LoadedServer, status: ServerListStatus): string {
+export function formatServerLine(server: LoadedServer, status: ServerListStatus, note?: string): string {
   const look = LOOK[status];
   const detail = status === 'blocked' && server.blockReason !== undefined ? ` (${BLOCK_DETAIL[server.blockReason.code]})` : '';
-  return `${look.icon} ${server.name}: ${server.transport.target} (${server.transport.transport}) - ${look.label}${detail} [${server.scope}]`;
+  const extra = note ? ` (${note})` : '';
+  return `${look.icon} ${server.name}: ${server.transport.target} (${server.transport.transport}) - ${look.label}${detail}${extra} [${server.scope}]`;
 }

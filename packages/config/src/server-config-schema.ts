@@ -10,6 +10,15 @@ export const AUTH_PROVIDER_TYPES = [
   'service_account_impersonation',
 ] as const;
 
+/** Values of `oauth.grantType`. */
+export const OAUTH_GRANT_TYPES = ['authorization_code', 'client_credentials', 'enterprise_managed'] as const;
+
+/** Values of `oauth.tokenEndpointAuthMethod`. */
+export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
+
+/** Values of `oauth.signingAlgorithm` (JWS algorithms of `private_key_jwt` assertions). */
+export const JWT_SIGNING_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'] as const;
+
 /** Default request timeout for a server, in milliseconds (10 minutes). */
 export const DEFAULT_MCP_TIMEOUT_MS = 600_000;
 
@@ -54,6 +63,42 @@ export const McpOAuthConfigSchema = z.looseObject({
    * even when the MCP server itself is public. Meant for local development only.
    */
   allowPrivateNetwork: z.boolean().optional(),
+  /**
+   * How the token is obtained. `authorization_code` (the default) signs the user in through the
+   * browser; `client_credentials` is machine-to-machine (SEP-1046: `clientId` with `clientSecret`
+   * or `privateKey`); `enterprise_managed` exchanges an enterprise IdP's ID token for an ID-JAG and
+   * that for an access token (MCP Enterprise-Managed Authorization, "Cross App Access", SEP-990;
+   * see `idp`). @default 'authorization_code'
+   */
+  grantType: z.enum(OAUTH_GRANT_TYPES).optional(),
+  /**
+   * How the client authenticates at the token endpoint; chosen from the client and the server's
+   * `token_endpoint_auth_methods_supported` when absent (`private_key_jwt` when `privateKey` is set).
+   */
+  tokenEndpointAuthMethod: z.enum(TOKEN_ENDPOINT_AUTH_METHODS).optional(),
+  /** PKCS#8 PEM private key for `private_key_jwt` client authentication (RFC 7523); prefer `privateKeyFile` in settings files. */
+  privateKey: z.string().optional(),
+  /** Path of a PKCS#8 PEM private key file for `private_key_jwt`, when `privateKey` is not set. */
+  privateKeyFile: z.string().optional(),
+  /** JWS algorithm of the `private_key_jwt` assertion; derived from the key when absent (ES256 for P-256, RS256 for RSA). */
+  signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
+  /** URL of this client's Client ID Metadata Document (https, with a path), used when the authorization server supports it. */
+  clientMetadataUrl: z.string().optional(),
+  /** The enterprise identity provider of `grantType: 'enterprise_managed'`. */
+  idp: z
+    .looseObject({
+      /** Issuer of the IdP; its token endpoint is discovered (RFC 8414 / OpenID) when `tokenUrl` is absent. */
+      issuer: z.string().optional(),
+      /** Token endpoint of the IdP (RFC 8693 token exchange). */
+      tokenUrl: z.string().optional(),
+      /** This client's id at the IdP. */
+      clientId: z.string(),
+      /** This client's secret at the IdP, for a confidential client. */
+      clientSecret: z.string().optional(),
+      /** The user's OpenID Connect ID token from single sign-on; a host normally supplies it at runtime (`idpIdToken` of `authenticate`). */
+      idToken: z.string().optional(),
+    })
+    .optional(),
 });
 
 /**

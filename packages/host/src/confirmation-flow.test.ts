@@ -109,4 +109,20 @@ describe('confirmation through McpToolHost', () => {
       },
     );
   });
+
+  it('reports a broken approval store as a failed call instead of throwing', async () => {
+    const broken = {
+      read: async () => {
+        throw new Error('disk on fire');
+      },
+      write: async () => undefined,
+    };
+    await withHost({ answers: ['proceed_once'], stores: { approvals: broken } }, async (host, asked) => {
+      const result = await host.callTool('echo', { message: 'x' });
+      expect(result.error?.code).toBe('TOOL_CALL_FAILED');
+      expect(result.error?.message).toContain('disk on fire');
+      expect(result.toolCall.status).toBe('FAILED');
+      expect(asked).toHaveLength(0);
+    });
+  });
 });

@@ -2,7 +2,7 @@ import type { ResourceUpdatedEvent, ServerLogEvent } from './client-features/ind
 import type { ToolCall } from './tool-call.js';
 import type { ServerStatusChange, ToolCallProgressEvent } from './ui-hooks.js';
 
-/** Events of {@link McpToolHost}, by name. */
+/** Events of `McpToolHost`, by name. */
 export interface HostEvents {
   /** The whole tool call, on every lifecycle update (`PENDING` → `EXECUTING` → `SUCCEEDED`/`FAILED`/`CANCELLED`). */
   'tool-call-update': ToolCall;

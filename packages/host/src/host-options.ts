@@ -8,11 +8,11 @@ import type { SettingsSource } from './resolve-servers.js';
 import type { HostStores } from './tool-policy.js';
 import type { UiHooks } from './ui-hooks.js';
 
-/** Options of {@link McpToolHost.create}. Every field is optional. */
+/** Options of `McpToolHost.create`. Every field is optional. */
 export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolResults = unknown> extends SettingsSource {
   /**
    * The model vendor. @default a neutral adapter whose tool declarations are the host's own
-   * {@link HostToolDefinition}s (see `createScriptedAdapter`)
+   * `HostToolDefinition`s (see `createScriptedAdapter`)
    */
   readonly adapter?: ModelAdapter<TTool, TResponse, TToolResults>;
   /** How the host talks to the user. @default no hooks: non-interactive, calls that need confirmation are denied */

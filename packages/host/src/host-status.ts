@@ -60,7 +60,7 @@ export interface HostStatus {
   readonly servers: readonly ServerStatusView[];
 }
 
-/** Options of {@link formatStatus}. */
+/** Options of `formatStatus`. */
 export interface FormatStatusOptions {
   /** Show each tool with its description (`/mcp desc`). @default false */
   readonly descriptions?: boolean;

@@ -148,6 +148,11 @@ describe('McpToolHost with a fixture server and server-everything', () => {
     expect(unknown.error?.code).toBe('COMMAND_NOT_FOUND');
   });
 
+  it('gives access to a connected server\u2019s resource subscriptions', () => {
+    expect(host.getResourceSubscriptions('everything')).toBeDefined();
+    expect(host.getResourceSubscriptions('nope')).toBeUndefined();
+  });
+
   it('exposes server instructions', () => {
     const instructions = host.getServerInstructions();
     expect(instructions.every((entry) => entry.instructions.length > 0)).toBe(true);
@@ -169,6 +174,9 @@ describe('McpToolHost with a fixture server and server-everything', () => {
         { type: 'text', text: '5' },
       ]);
       expect(handled.outcomes[1]?.structuredContent).toEqual({ sum: 5 });
+      const textOnly = await scripted.handleModelResponse({ text: 'done' });
+      expect(textOnly).toEqual({ calls: [], outcomes: [], toolResults: undefined });
+      expect(adapter.history.toolResults).toHaveLength(1);
     } finally {
       await scripted.close();
     }

@@ -8,6 +8,7 @@ import {
   RootsController,
   createClientFeatures,
   type AttachedClientFeatures,
+  type ResourceSubscriptions,
   type ServerLogEvent,
 } from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
@@ -336,6 +337,16 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       .listServers()
       .filter((server) => server.status === 'connected' && server.instructions)
       .map((server) => ({ serverName: server.name, instructions: server.instructions ?? '' }));
+  }
+
+  /**
+   * Subscribe to a connected server's resources (`resources/subscribe`); updates arrive as
+   * `resource-update` events. Undefined when the server is not connected.
+   */
+  getResourceSubscriptions(serverName: string): ResourceSubscriptions | undefined {
+    const attached = this.#attached.get(serverName);
+    const client = this.#manager.getClient(serverName);
+    return attached && client === attached.client ? attached.features.subscriptions : undefined;
   }
 
   /** The discovery layer underneath, for features the host does not wrap (resources, reconnect). */

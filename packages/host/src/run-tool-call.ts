@@ -146,7 +146,23 @@ export async function runToolCall(
   state = { ...state, ...serverFields, description: `${tool.serverName} › ${tool.originalName}` };
   update({ status: 'PENDING' });
 
-  const decision = await deps.decide(found, args);
+  const policyFailure = (error: unknown): ToolCallResult =>
+    finishWithError(
+      new HostError({
+        code: 'TOOL_CALL_FAILED',
+        serverName: tool.serverName,
+        toolName: tool.name,
+        message: `Could not decide whether tool "${tool.name}" may run: ${error instanceof Error ? error.message : String(error)}`,
+        cause: error,
+      }),
+      'FAILED',
+    );
+  let decision: PolicyDecision;
+  try {
+    decision = await deps.decide(found, args);
+  } catch (error) {
+    return policyFailure(error);
+  }
   if (decision.kind === 'invalid-arguments') {
     return finishWithError(
       new HostError({
@@ -176,9 +192,8 @@ export async function runToolCall(
     changeSummary,
   });
   if (decision.kind === 'denied') {
-    if (decision.needsConfirmation) {
-      update({ status: 'PENDING', confirmationRequest: request('not-approved', decision.changes ?? [], '') });
-    }
+    const { unasked } = decision;
+    if (unasked) update({ status: 'PENDING', confirmationRequest: request(unasked.reason, unasked.changes, unasked.changeSummary) });
     return finishWithError(
       new HostError({ code: 'TOOL_CALL_DENIED', serverName: tool.serverName, toolName: tool.name, message: decision.message }),
       'CANCELLED',
@@ -197,7 +212,12 @@ export async function runToolCall(
       }
     }
     if (signal?.aborted) choice = 'cancel';
-    const allowed = await decision.resolve(choice);
+    let allowed: boolean;
+    try {
+      allowed = await decision.resolve(choice);
+    } catch (error) {
+      return policyFailure(error);
+    }
     if (!allowed) {
       return finishWithError(
         new HostError({

@@ -44,9 +44,12 @@ export type PolicyDecision =
   | {
       readonly kind: 'denied';
       readonly message: string;
-      /** True when the call needed the user's confirmation but the host cannot ask. */
-      readonly needsConfirmation: boolean;
-      readonly changes?: readonly ToolDefinitionChange[];
+      /** Set when the call needed the user's confirmation but the host cannot ask: what would have been asked. */
+      readonly unasked?: {
+        readonly reason: string;
+        readonly changes: readonly ToolDefinitionChange[];
+        readonly changeSummary: string;
+      };
     }
   | {
       readonly kind: 'ask';
@@ -100,11 +103,13 @@ export function createToolPolicy(options: ToolPolicyOptions): ToolPolicy {
       if (check.status === 'allowed') return { kind: 'allowed' };
       if (check.status === 'denied') {
         if (check.error.code === 'INVALID_ARGUMENTS') return { kind: 'invalid-arguments', message: check.error.message };
+        const { request } = check;
         return {
           kind: 'denied',
           message: check.error.message,
-          needsConfirmation: check.error.code === 'CONFIRMATION_REQUIRED',
-          ...(check.request ? { changes: check.request.changes } : {}),
+          ...(check.error.code === 'CONFIRMATION_REQUIRED' && request
+            ? { unasked: { reason: request.reason, changes: request.changes, changeSummary: request.changeSummary } }
+            : {}),
         };
       }
       return {

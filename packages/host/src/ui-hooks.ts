@@ -36,7 +36,7 @@ export interface UiHooks extends ClientFeatureHooks {
    */
   confirm?(request: ConfirmationRequest, options: { signal?: AbortSignal }): Promise<ConfirmationOptionId>;
   /** Open a URL in the user's browser (OAuth sign-in). The default opener is used when absent. */
-  openBrowser?(url: string): Promise<void>;
+  openBrowser?(url: string): void | Promise<void>;
   /** Called whenever a server's connection status changes. */
   onStatusChange?(change: ServerStatusChange): void;
   /** Called for every progress notification of a running tool call. */

@@ -1,5 +1,6 @@
 import type { McpServerConfig } from '@toolhost/config';
 import { assertPkceSupport, buildAuthorizationUrl } from './build-authorization-url.js';
+import { loadClientAssertionKey } from './client-assertion.js';
 import { DEFAULT_REDIRECT_URI, startCallbackServer } from './callback-server.js';
 import { discoverAuthorizationServer } from './discover-authorization-server.js';
 import type { FetchFunction } from './guarded-fetch.js';
@@ -8,10 +9,11 @@ import { OAuthError } from './oauth-error.js';
 import { assertBrowserSafeUrl, openBrowserSafely, type OpenBrowser } from './open-browser.js';
 import { createPkceParameters } from './pkce.js';
 import { probeChallenge } from './probe-challenge.js';
+import { requestTokenWithoutBrowser } from './non-interactive-grants.js';
 import { planClientIdentity, registerClient } from './register-client.js';
 import { selectScopes } from './select-scopes.js';
 import { requestToken, selectTokenEndpointAuthMethod } from './token-endpoint.js';
-import type { StoredClient, StoredOAuthCredentials, TokenStore } from './token-store.js';
+import type { StoredClient, StoredOAuthCredentials, StoredToken, TokenStore } from './token-store.js';
 import { createUrlGuard, type HostResolver } from './url-guard.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
@@ -25,8 +27,16 @@ export interface AuthenticateOptions {
   tokenStore?: TokenStore;
   /** The challenge of the 401/403 that made authentication necessary; probed from the server when absent. */
   challenge?: BearerChallenge;
-  /** Client ID Metadata Document URL of this host (https, with a path), used when the server supports it. */
+  /**
+   * Client ID Metadata Document URL of this host (https, with a path), used when the server
+   * supports it. @default the entry's `oauth.clientMetadataUrl`
+   */
   clientMetadataUrl?: string;
+  /**
+   * The user's ID token from the enterprise IdP, for `oauth.grantType: 'enterprise_managed'`
+   * (or a function returning it, called only when needed). @default the entry's `oauth.idp.idToken`
+   */
+  idpIdToken?: string | (() => Promise<string>);
   /** `client_name` for dynamic registration. @default 'toolhost' */
   clientName?: string;
   /** Overrides `oauth.allowPrivateNetwork` of the entry. */
@@ -55,9 +65,11 @@ export function serverUrlOf(serverName: string, config: McpServerConfig): string
 }
 
 /**
- * Runs the interactive OAuth flow for one server entry, which the user must have asked for
- * (`toolhost mcp auth <name>`, or an entry with `oauth.enabled`): discovery, client
- * identity, loopback callback, browser, code exchange. Stores and returns the credentials.
+ * Runs the OAuth flow for one server entry, which the user must have asked for
+ * (`toolhost mcp auth <name>`, or an entry with `oauth.enabled`): discovery, then by
+ * `oauth.grantType` either the browser flow (client identity, loopback callback, browser, code
+ * exchange) or a grant without a browser (`client_credentials`, `enterprise_managed`).
+ * Stores and returns the credentials.
  *
  * @example
  * ```ts
@@ -71,6 +83,7 @@ export async function authenticate(
 ): Promise<StoredOAuthCredentials> {
   const serverUrl = serverUrlOf(serverName, config);
   const oauth = config.oauth ?? {};
+  const grantType = oauth.grantType ?? 'authorization_code';
   const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
   const tokenStore = options.tokenStore ?? new InMemoryTokenStore();
@@ -80,12 +93,11 @@ export async function authenticate(
     allowPrivateNetwork: options.allowPrivateNetwork ?? oauth.allowPrivateNetwork,
     resolveHost: options.resolveHost,
   });
+  const assertionKey = await loadClientAssertionKey(serverName, oauth);
   const challenge =
     options.challenge ?? (await probeChallenge({ serverUrl, fetch: fetchFn, headers: config.headers, signal: options.signal }));
   const discovery = await discoverAuthorizationServer({ serverName, serverUrl, config: oauth, challenge, guard, fetch: fetchFn });
   const { authorizationServer } = discovery;
-  assertBrowserSafeUrl(authorizationServer.authorizationEndpoint, { serverName, what: 'authorization_endpoint' });
-  assertPkceSupport({ serverName, authorizationServer, allowMissingPkceSupport: oauth.allowMissingPkceSupport });
   const previous = await tokenStore.get(serverName, authorizationServer.issuer);
   const scope = selectScopes({
     configScopes: oauth.scopes,
@@ -93,13 +105,75 @@ export async function authenticate(
     resourceScopesSupported: discovery.resourceScopesSupported,
     previousScope: previous?.token.scope,
   });
+  const store = async (client: StoredClient, token: StoredToken): Promise<StoredOAuthCredentials> => {
+    if (token.scope === undefined && scope) token.scope = scope;
+    const credentials: StoredOAuthCredentials = {
+      serverName,
+      issuer: authorizationServer.issuer,
+      mcpServerUrl: serverUrl,
+      resource: discovery.resource,
+      tokenEndpoint: authorizationServer.tokenEndpoint,
+      client: { ...client, tokenEndpointAuthMethod: selectTokenEndpointAuthMethod(client, authorizationServer.tokenEndpointAuthMethodsSupported) },
+      token,
+      updatedAt: now(),
+    };
+    if (grantType !== 'authorization_code') credentials.grantType = grantType;
+    await tokenStore.set(credentials);
+    return credentials;
+  };
+  const configuredAuthMethod = oauth.tokenEndpointAuthMethod ?? (assertionKey ? 'private_key_jwt' : undefined);
+  const clientAssertion = assertionKey ? { key: assertionKey, audience: authorizationServer.metadataIssuer ?? authorizationServer.issuer } : undefined;
+
+  if (grantType !== 'authorization_code') {
+    if (!oauth.clientId) {
+      throw new OAuthError(`MCP server '${serverName}' uses grantType "${grantType}", which needs a pre-registered oauth.clientId.`, {
+        code: 'INVALID_CONFIG', serverName,
+      });
+    }
+    if (grantType === 'client_credentials' && !oauth.clientSecret && !assertionKey) {
+      throw new OAuthError(
+        `MCP server '${serverName}' uses the client credentials grant but has neither oauth.clientSecret nor a private key (oauth.privateKey or oauth.privateKeyFile).`,
+        { code: 'INVALID_CONFIG', serverName },
+      );
+    }
+    const client: StoredClient = {
+      clientId: oauth.clientId,
+      source: 'configured',
+      ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}),
+      ...(configuredAuthMethod ? { tokenEndpointAuthMethod: configuredAuthMethod } : {}),
+    };
+    const token = await requestTokenWithoutBrowser({
+      serverName,
+      oauth,
+      authorizationServer,
+      client,
+      ...(assertionKey ? { assertionKey } : {}),
+      resource: discovery.resource,
+      ...(scope ? { scope } : {}),
+      ...(options.idpIdToken !== undefined ? { idpIdToken: options.idpIdToken } : {}),
+      fetch: fetchFn,
+      now,
+    });
+    return store(client, token);
+  }
+
+  const authorizationEndpoint = authorizationServer.authorizationEndpoint ?? '';
+  assertBrowserSafeUrl(authorizationEndpoint, { serverName, what: 'authorization_endpoint' });
+  // A 2025-03-26 server without metadata cannot advertise PKCE; that spec requires PKCE of every
+  // authorization server, and S256 is sent regardless.
+  assertPkceSupport({
+    serverName,
+    authorizationServer,
+    allowMissingPkceSupport: oauth.allowMissingPkceSupport === true || authorizationServer.usesDefaultEndpoints === true,
+  });
   const plan = planClientIdentity({
     serverName,
     clientId: oauth.clientId,
     clientSecret: oauth.clientSecret,
-    clientMetadataUrl: options.clientMetadataUrl,
+    clientMetadataUrl: options.clientMetadataUrl ?? oauth.clientMetadataUrl,
     authorizationServer,
   });
+  if (plan.kind === 'configured' && configuredAuthMethod) plan.client.tokenEndpointAuthMethod = configuredAuthMethod;
   const pkce = await createPkceParameters();
   const callback = await startCallbackServer({
     redirectUri: oauth.redirectUri ?? DEFAULT_REDIRECT_URI,
@@ -127,7 +201,7 @@ export async function authenticate(
       });
     }
     const authorizationUrl = buildAuthorizationUrl({
-      authorizationEndpoint: authorizationServer.authorizationEndpoint,
+      authorizationEndpoint,
       clientId: client.clientId,
       redirectUri: callback.redirectUri,
       pkce,
@@ -165,22 +239,11 @@ export async function authenticate(
         audience: oauth.audiences?.join(' ') || undefined,
       },
       failureCode: 'TOKEN_EXCHANGE_FAILED',
+      ...(clientAssertion ? { clientAssertion } : {}),
       fetch: fetchFn,
       now,
     });
-    if (token.scope === undefined && scope) token.scope = scope;
-    const credentials: StoredOAuthCredentials = {
-      serverName,
-      issuer: authorizationServer.issuer,
-      mcpServerUrl: serverUrl,
-      resource: discovery.resource,
-      tokenEndpoint: authorizationServer.tokenEndpoint,
-      client: { ...client, tokenEndpointAuthMethod: selectTokenEndpointAuthMethod(client, authorizationServer.tokenEndpointAuthMethodsSupported) },
-      token,
-      updatedAt: now(),
-    };
-    await tokenStore.set(credentials);
-    return credentials;
+    return await store(client, token);
   } finally {
     await callback.close();
   }

@@ -92,10 +92,56 @@ describe('discoverAuthorizationServer', () => {
     expect(result).toMatchObject({ authorizationServerUrl: base, resource: `${base}/mcp` });
   });
 
-  it('reports DISCOVERY_FAILED listing the URLs tried', async () => {
-    const { result } = await run({});
+  it('reports DISCOVERY_FAILED listing the URLs tried when the resource names an authorization server without metadata', async () => {
+    const { result } = await run({
+      '/.well-known/oauth-protected-resource/mcp': (b) => ({ body: { resource: `${b}/mcp`, authorization_servers: [`${b}/as`] } }),
+    });
     expect((result as OAuthError).code).toBe('DISCOVERY_FAILED');
-    expect((result as OAuthError).message).toContain('/.well-known/openid-configuration');
+    expect((result as OAuthError).message).toContain('/as/.well-known/openid-configuration');
+  });
+
+  it('uses the 2025-03-26 default endpoints at the server origin when no metadata exists at all', async () => {
+    const { result, base } = await run({}, { serverPath: '/api/mcp' });
+    expect(result).toMatchObject({
+      authorizationServerUrl: base,
+      resource: `${base}/api/mcp`,
+      authorizationServer: {
+        authorizationEndpoint: `${base}/authorize`,
+        tokenEndpoint: `${base}/token`,
+        registrationEndpoint: `${base}/register`,
+        usesDefaultEndpoints: true,
+      },
+    });
+  });
+
+  it('does not fall back to default endpoints when an issuer is configured', async () => {
+    const server = await startJsonRoutesServer(() => undefined);
+    servers.push(server);
+    const serverUrl = `${server.url}/mcp`;
+    const result = await discoverAuthorizationServer({
+      serverName: 'unit',
+      serverUrl,
+      config: { issuer: `${server.url}/elsewhere` },
+      guard: createUrlGuard({ serverName: 'unit', mcpServerUrl: serverUrl }),
+      fetch: (input, init) => globalThis.fetch(input, init),
+    }).catch((e: unknown) => e);
+    expect((result as OAuthError).code).toBe('DISCOVERY_FAILED');
+  });
+
+  it('accepts metadata without an authorization endpoint for the client credentials grant', async () => {
+    const server = await startJsonRoutesServer((request, base) =>
+      request.path.startsWith('/.well-known/oauth-authorization-server')
+        ? { body: { issuer: base, token_endpoint: `${base}/token`, grant_types_supported: ['client_credentials'] } }
+        : undefined,
+    );
+    servers.push(server);
+    const serverUrl = `${server.url}/mcp`;
+    const common = { serverName: 'unit', serverUrl, guard: createUrlGuard({ serverName: 'unit', mcpServerUrl: serverUrl }), fetch: globalThis.fetch };
+    const result = await discoverAuthorizationServer({ ...common, config: { grantType: 'client_credentials' } });
+    expect(result.authorizationServer).toMatchObject({ tokenEndpoint: `${server.url}/token`, grantTypesSupported: ['client_credentials'] });
+    expect(result.authorizationServer.authorizationEndpoint).toBeUndefined();
+    const refused = await discoverAuthorizationServer(common).catch((e: unknown) => e);
+    expect((refused as OAuthError).code).toBe('INVALID_METADATA');
   });
 
   it('refuses metadata without the code response type', async () => {

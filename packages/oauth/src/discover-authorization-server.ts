@@ -15,8 +15,8 @@ import {
 export interface AuthorizationServerInfo {
   /** `issuer`, or the URL the metadata was discovered from when the document has none. */
   issuer: string;
-  /** Where the user authorizes the client. */
-  authorizationEndpoint: string;
+  /** Where the user authorizes the client; may be absent for the grants that need no browser. */
+  authorizationEndpoint?: string;
   /** Where codes and refresh tokens are exchanged. */
   tokenEndpoint: string;
   /** RFC 7591 dynamic client registration endpoint. */
@@ -27,6 +27,13 @@ export interface AuthorizationServerInfo {
   codeChallengeMethodsSupported?: string[];
   /** `token_endpoint_auth_methods_supported`. */
   tokenEndpointAuthMethodsSupported?: string[];
+  /** `grant_types_supported`, when advertised. */
+  grantTypesSupported?: string[];
+  /**
+   * True when no metadata exists and the 2025-03-26 default endpoints (`/authorize`, `/token`,
+   * `/register` at the MCP server's origin) are used.
+   */
+  usesDefaultEndpoints?: boolean;
   /** `client_id_metadata_document_supported` (SEP-991). */
   clientIdMetadataDocumentSupported: boolean;
   /** The metadata's own `issuer`, when it has one: the value an RFC 9207 `iss` must equal. */
@@ -108,14 +115,15 @@ async function readAuthorizationServer(
   const authorizationEndpoint = await pick('authorization_endpoint', config?.authorizationUrl);
   const tokenEndpoint = await pick('token_endpoint', config?.tokenUrl);
   const registrationEndpoint = await pick('registration_endpoint', config?.registrationUrl);
-  if (!authorizationEndpoint || !tokenEndpoint) {
+  const needsBrowser = (config?.grantType ?? 'authorization_code') === 'authorization_code';
+  if ((needsBrowser && !authorizationEndpoint) || !tokenEndpoint) {
     throw new OAuthError(
       `The authorization server of MCP server '${serverName}' (${discoveredFrom}) has no authorization_endpoint or token_endpoint; set oauth.authorizationUrl and oauth.tokenUrl in the server entry.`,
       { code: 'INVALID_METADATA', serverName, url: discoveredFrom },
     );
   }
   const responseTypes = stringArray(body?.response_types_supported);
-  if (responseTypes && !responseTypes.includes('code')) {
+  if (needsBrowser && responseTypes && !responseTypes.includes('code')) {
     throw new OAuthError(
       `The authorization server of MCP server '${serverName}' does not support the authorization code flow (response_types_supported: ${responseTypes.join(', ')}).`,
       { code: 'INVALID_METADATA', serverName, url: discoveredFrom },
@@ -130,6 +138,7 @@ async function readAuthorizationServer(
     scopesSupported: stringArray(body?.scopes_supported),
     codeChallengeMethodsSupported: stringArray(body?.code_challenge_methods_supported),
     tokenEndpointAuthMethodsSupported: stringArray(body?.token_endpoint_auth_methods_supported),
+    grantTypesSupported: stringArray(body?.grant_types_supported),
     clientIdMetadataDocumentSupported: body?.client_id_metadata_document_supported === true,
     metadataIssuer: typeof body?.issuer === 'string' ? body.issuer : undefined,
     issParameterSupported: body?.authorization_response_iss_parameter_supported === true,
@@ -140,7 +149,8 @@ async function readAuthorizationServer(
  * Discovers how to authorize against an MCP server: protected-resource metadata (the
  * challenge's `resource_metadata`, else RFC 9728 path-inserted, else root), its `resource`
  * check, then authorization-server metadata in the 2025-11-25 order (RFC 8414, OpenID).
- * Every URL learned on the way goes through the URL guard before it is fetched.
+ * A server that publishes neither (2025-03-26) gets the default endpoints `/authorize`,
+ * `/token` and `/register` at its origin. Every URL learned on the way goes through the URL guard before it is fetched.
  */
 export async function discoverAuthorizationServer(options: DiscoverAuthorizationServerOptions): Promise<DiscoveryResult> {
   const { serverName, serverUrl, config, challenge, guard } = options;
@@ -165,6 +175,15 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
   }
   const asCandidates = authorizationServerMetadataUrls(authorizationServerUrl);
   const asMetadata = await fetchFirstJson(asCandidates, options, 'authorization server metadata URL');
+  if (!asMetadata && !prm && !config?.issuer) {
+    // A 2025-03-26 server without any metadata: its own origin is the authorization server, with
+    // the spec's default endpoints (configured endpoints still win).
+    const origin = new URL(serverUrl).origin;
+    const fallback = { authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` };
+    const authorizationServer = await readAuthorizationServer(fallback, authorizationServerUrl, options);
+    authorizationServer.usesDefaultEndpoints = true;
+    return { authorizationServerUrl, authorizationServer, resource };
+  }
   if (!asMetadata && !(config?.authorizationUrl && config.tokenUrl)) {
     throw new OAuthError(
       `Could not discover the OAuth configuration of MCP server '${serverName}': no authorization server metadata at ${asCandidates.map((u) => u.href).join(', ')}. Set oauth.authorizationUrl and oauth.tokenUrl in the server entry if the server does not publish metadata.`,

@@ -17,11 +17,29 @@ export {
   resourceMatchesServer,
 } from './well-known-urls.js';
 export { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
+export { challengeFromError, isInsufficientScopeError } from './challenge-from-error.js';
 export { selectScopes, type SelectScopesInput } from './select-scopes.js';
 export { buildAuthorizationUrl, assertPkceSupport, type BuildAuthorizationUrlOptions } from './build-authorization-url.js';
 export { createPkceParameters, type PkceParameters } from './pkce.js';
 export { planClientIdentity, registerClient, isClientMetadataDocumentUrl, type ClientIdentityPlan, type RegisterClientOptions } from './register-client.js';
 export { requestToken, selectTokenEndpointAuthMethod, type TokenEndpointAuthMethod, type RequestTokenOptions } from './token-endpoint.js';
+export {
+  createClientAssertion,
+  loadClientAssertionKey,
+  defaultSigningAlgorithm,
+  JWT_BEARER_CLIENT_ASSERTION_TYPE,
+  type ClientAssertionKey,
+  type CreateClientAssertionOptions,
+  type JwtSigningAlgorithm,
+} from './client-assertion.js';
+export { requestTokenWithoutBrowser, JWT_BEARER_GRANT_TYPE, type NonInteractiveGrantOptions } from './non-interactive-grants.js';
+export {
+  requestIdJag,
+  TOKEN_EXCHANGE_GRANT_TYPE,
+  ID_TOKEN_TYPE,
+  ID_JAG_TOKEN_TYPE,
+  type RequestIdJagOptions,
+} from './request-id-jag.js';
 export { refreshStoredToken, isTokenExpiring, TOKEN_REFRESH_BUFFER_MS, type RefreshStoredTokenOptions } from './refresh-stored-token.js';
 export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient } from './token-store.js';
 export { InMemoryTokenStore } from './in-memory-token-store.js';

@@ -38,6 +38,10 @@ export type OAuthErrorCode =
   | 'BROWSER_OPEN_FAILED'
   /** The server entry's OAuth settings are invalid for the chosen provider. */
   | 'INVALID_CONFIG'
+  /** The authorization server does not support the configured `grantType` (`grant_types_supported`). */
+  | 'GRANT_TYPE_UNSUPPORTED'
+  /** The enterprise IdP refused to exchange the ID token for an ID-JAG (RFC 8693 token exchange). */
+  | 'ID_JAG_EXCHANGE_FAILED'
   /** Google credentials could not produce a token. */
   | 'GOOGLE_AUTH_FAILED'
   /** The token store could not be read or written. */

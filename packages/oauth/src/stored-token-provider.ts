@@ -1,7 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpServerConfig } from '@toolhost/config';
-import { serverUrlOf } from './authenticate.js';
+import { authenticate, serverUrlOf } from './authenticate.js';
 import { DEFAULT_REDIRECT_URI } from './callback-server.js';
 import type { FetchFunction } from './guarded-fetch.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
@@ -27,6 +27,8 @@ export interface StoredTokenOAuthProviderOptions {
    * `STEP_UP_LIMIT` (counted for the provider's lifetime: a reconnect does not reset it). @default 2
    */
   maxStepUpAttempts?: number;
+  /** The enterprise IdP's ID token, so that an `enterprise_managed` token can be renewed without the user. */
+  idpIdToken?: string | (() => Promise<string>);
 }
 
 /**
@@ -83,15 +85,44 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       : { client_id: stored.client.clientId };
   }
 
-  /** The stored token, refreshed first when it expires within 5 minutes; `undefined` when there is none. */
+  /** True when a new token can be obtained without the user (client credentials, or enterprise-managed with an ID token). */
+  private canRenewWithoutUser(): boolean {
+    const oauth = this.options.config.oauth;
+    if (oauth?.grantType === 'client_credentials') return true;
+    return oauth?.grantType === 'enterprise_managed' && (this.options.idpIdToken !== undefined || oauth.idp?.idToken !== undefined);
+  }
+
+  /** Runs the grant of the entry again (no browser is involved; see {@link canRenewWithoutUser}). */
+  private renew(): Promise<StoredOAuthCredentials> {
+    const { serverName, config, tokenStore } = this.options;
+    return authenticate(serverName, config, {
+      tokenStore,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+      ...(this.options.now ? { now: this.options.now } : {}),
+      ...(this.options.idpIdToken !== undefined ? { idpIdToken: this.options.idpIdToken } : {}),
+    });
+  }
+
+  /**
+   * The stored token, refreshed first when it expires within 5 minutes; `undefined` when there is
+   * none. For `client_credentials` entries (and `enterprise_managed` ones with an ID token) a
+   * missing or expiring token without a refresh token is obtained again, since no user is involved.
+   */
   async tokens(): Promise<OAuthTokens | undefined> {
     let stored = await this.stored();
+    const now = this.options.now ?? Date.now;
+    let renewed = false;
+    if ((!stored || (isTokenExpiring(stored.token, now()) && !stored.token.refreshToken)) && this.canRenewWithoutUser()) {
+      this.refreshing ??= this.renew().finally(() => (this.refreshing = undefined));
+      stored = await this.refreshing;
+      renewed = true;
+    }
     if (!stored) return undefined;
     this.hadToken = true;
-    const now = this.options.now ?? Date.now;
-    if (isTokenExpiring(stored.token, now())) {
+    if (!renewed && isTokenExpiring(stored.token, now())) {
+      const expiring = stored;
       this.refreshing ??= refreshStoredToken({
-        credentials: stored,
+        credentials: expiring,
         tokenStore: this.options.tokenStore,
         fetch: this.options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
         now,

@@ -1,18 +1,21 @@
+import { createClientAssertion, JWT_BEARER_CLIENT_ASSERTION_TYPE, type ClientAssertionKey } from './client-assertion.js';
 import type { FetchFunction } from './guarded-fetch.js';
 import { OAuthError, type OAuthErrorCode } from './oauth-error.js';
 import type { StoredClient, StoredToken } from './token-store.js';
 
 /** A client authentication method at the token endpoint. */
-export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
+export type TokenEndpointAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post' | 'private_key_jwt';
 
 /**
- * Picks how the client authenticates at the token endpoint: `none` for a public client;
- * for a confidential one the method its registration returned, else `client_secret_basic`
- * when supported or not advertised (the RFC 8414 default), else `client_secret_post`.
+ * Picks how the client authenticates at the token endpoint: the method configured or registered
+ * for the client when it is usable (`private_key_jwt` needs a key, the secret methods a secret);
+ * `none` for a public client; for a confidential one `client_secret_basic` when supported or not
+ * advertised (the RFC 8414 default), else `client_secret_post`.
  */
 export function selectTokenEndpointAuthMethod(client: StoredClient, supported?: readonly string[]): TokenEndpointAuthMethod {
-  if (!client.clientSecret) return 'none';
   const registered = client.tokenEndpointAuthMethod;
+  if (registered === 'private_key_jwt' || registered === 'none') return registered;
+  if (!client.clientSecret) return 'none';
   if (registered === 'client_secret_basic' || registered === 'client_secret_post') return registered;
   if (!supported || supported.length === 0 || supported.includes('client_secret_basic')) return 'client_secret_basic';
   return supported.includes('client_secret_post') ? 'client_secret_post' : 'client_secret_basic';
@@ -31,7 +34,11 @@ export interface RequestTokenOptions {
   /** Grant parameters (`grant_type`, `code`, `refresh_token`, `resource`...). */
   params: Record<string, string | undefined>;
   /** Error code to throw with on failure. */
-  failureCode: Extract<OAuthErrorCode, 'TOKEN_EXCHANGE_FAILED' | 'REFRESH_FAILED'>;
+  failureCode: Extract<OAuthErrorCode, 'TOKEN_EXCHANGE_FAILED' | 'REFRESH_FAILED' | 'ID_JAG_EXCHANGE_FAILED'>;
+  /** What the request does, for messages ("obtain a client credentials token"). @default from `failureCode` */
+  what?: string;
+  /** Signing key and audience (the authorization server's issuer) of a `private_key_jwt` client. */
+  clientAssertion?: { key: ClientAssertionKey; audience: string };
   /** HTTP client. */
   fetch: FetchFunction;
   /** Clock. */
@@ -69,8 +76,19 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
   } else {
     body.set('client_id', client.clientId);
     if (method === 'client_secret_post') body.set('client_secret', client.clientSecret ?? '');
+    if (method === 'private_key_jwt') {
+      if (!options.clientAssertion) {
+        throw new OAuthError(
+          `MCP server '${serverName}' uses private_key_jwt client authentication but no private key is configured; set oauth.privateKey or oauth.privateKeyFile.`,
+          { code: 'INVALID_CONFIG', serverName },
+        );
+      }
+      body.set('client_assertion_type', JWT_BEARER_CLIENT_ASSERTION_TYPE);
+      body.set('client_assertion', createClientAssertion({ clientId: client.clientId, ...options.clientAssertion, now: options.now }));
+    }
   }
-  const what = options.failureCode === 'REFRESH_FAILED' ? 'refresh the OAuth token' : 'exchange the authorization code';
+  const what =
+    options.what ?? (options.failureCode === 'REFRESH_FAILED' ? 'refresh the OAuth token' : 'exchange the authorization code');
   let response: Response;
   try {
     response = await options.fetch(options.tokenEndpoint, { method: 'POST', headers, body, redirect: 'error' });

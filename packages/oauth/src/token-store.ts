@@ -18,7 +18,7 @@ export interface StoredClient {
   clientId: string;
   /** The client secret of a confidential client. */
   clientSecret?: string;
-  /** `none`, `client_secret_basic` or `client_secret_post`. */
+  /** `none`, `client_secret_basic`, `client_secret_post` or `private_key_jwt` (the key itself is never stored). */
   tokenEndpointAuthMethod?: string;
   /** Where the id came from. */
   source: 'configured' | 'metadata-document' | 'dynamic-registration';
@@ -44,6 +44,8 @@ export interface StoredOAuthCredentials {
   token: StoredToken;
   /** Last write, milliseconds since the epoch. */
   updatedAt: number;
+  /** How the token was obtained (`oauth.grantType`); absent means `authorization_code`. */
+  grantType?: 'authorization_code' | 'client_credentials' | 'enterprise_managed';
 }
 
 /**

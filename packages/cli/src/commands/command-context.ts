@@ -1,4 +1,5 @@
 import type { LoadSettingsOptions } from '@toolhost/config';
+import type { TokenStore } from '@toolhost/oauth';
 import type { ResolvedCliIo } from '../cli-io.js';
 
 /** What every command needs: the output and where the settings are. */
@@ -9,4 +10,6 @@ export interface CommandContext {
   readonly serverArgsAfterSeparator: readonly string[];
   /** Where the settings are (depends on the global `--app-dir`, read when the command runs). */
   location(): LoadSettingsOptions;
+  /** The OAuth token store, `~/<app-dir>/mcp-oauth-tokens.json` (depends on `--app-dir`). */
+  tokenStore(): TokenStore;
 }

@@ -1,0 +1,70 @@
+/** Summary of a set of timing samples, in milliseconds. */
+export interface SampleStats {
+  /** Number of samples. */
+  readonly count: number;
+  /** Median (50th percentile). */
+  readonly median: number;
+  /** 90th percentile (nearest rank). */
+  readonly p90: number;
+  /** Fastest sample. */
+  readonly min: number;
+  /** Slowest sample. */
+  readonly max: number;
+  /** Arithmetic mean. */
+  readonly mean: number;
+}
+
+function sorted(samples: readonly number[]): number[] {
+  if (samples.length === 0) throw new RangeError('cannot summarise an empty list of samples');
+  for (const sample of samples) {
+    if (!Number.isFinite(sample)) throw new RangeError(`sample ${String(sample)} is not a finite number`);
+  }
+  return [...samples].sort((a, b) => a - b);
+}
+
+/** The median of the samples: the middle value, or the mean of the two middle values. */
+export function median(samples: readonly number[]): number {
+  const values = sorted(samples);
+  const middle = Math.floor(values.length / 2);
+  return values.length % 2 === 1 ? (values[middle] as number) : ((values[middle - 1] as number) + (values[middle] as number)) / 2;
+}
+
+/**
+ * The nearest-rank percentile of the samples (`p` from 0 to 100): the smallest sample such that
+ * at least `p`% of the samples are less than or equal to it.
+ */
+export function percentile(samples: readonly number[], p: number): number {
+  if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile ${p} is not between 0 and 100`);
+  const values = sorted(samples);
+  const rank = Math.max(1, Math.ceil((p / 100) * values.length));
+  return values[rank - 1] as number;
+}
+
+/** Median, p90, min, max and mean of the samples. */
+export function summarize(samples: readonly number[]): SampleStats {
+  const values = sorted(samples);
+  return {
+    count: values.length,
+    median: median(values),
+    p90: percentile(values, 90),
+    min: values[0] as number,
+    max: values[values.length - 1] as number,
+    mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+  };
+}
+
+/** `subject / baseline`: above 1 means the subject takes longer than the baseline. */
+export function ratio(subject: number, baseline: number): number {
+  if (!(baseline > 0) || !Number.isFinite(baseline)) throw new RangeError(`baseline ${baseline} must be a positive finite number`);
+  if (!(subject >= 0) || !Number.isFinite(subject)) throw new RangeError(`subject ${subject} must be a non-negative finite number`);
+  return subject / baseline;
+}
+
+/**
+ * Median of the per-round ratios `subject[i] / baseline[i]` of interleaved samples: robust to
+ * load that changes between rounds, since both sides of one round ran under the same load.
+ */
+export function pairedRatio(subject: readonly number[], baseline: readonly number[]): number {
+  if (subject.length !== baseline.length) throw new RangeError(`paired samples differ in length: ${subject.length} and ${baseline.length}`);
+  return median(subject.map((value, i) => ratio(value, baseline[i] as number)));
+}

@@ -1,0 +1,226 @@
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureBinPath, startHttpFixture } from '@toolhost-internal/fixtures';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
+import { startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
+import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { assertBinBuilt, put, runToolhost, spawnToolhost, type RunPlace } from './testing/run-toolhost.js';
+
+// `toolhost mcp auth` end to end with the built binary: a Streamable HTTP MCP server that wants
+// bearer tokens, and an authorization server that approves without a login page (dynamic
+// registration, PKCE S256, resource indicator), reached through the test-only
+// `TOOLHOST_TEST_BROWSER=follow-redirects` opener or, with `--no-browser`, by the test itself.
+let root: string;
+let place: RunPlace;
+const cleanups: Array<() => Promise<void>> = [];
+const tokenFile = () => join(place.home, '.toolhost', 'mcp-oauth-tokens.json');
+const followRedirects = { TOOLHOST_TEST_BROWSER: 'follow-redirects' };
+
+beforeAll(() => assertBinBuilt());
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'toolhost-cli-auth-'));
+  place = { home: join(root, 'home'), cwd: join(root, 'home', 'project') };
+  await mkdir(place.cwd, { recursive: true });
+});
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+  await rm(root, { recursive: true, force: true });
+});
+
+/** The authorization server and the protected MCP server; tokens are only issued for a correct PKCE verifier and resource. */
+async function startOAuthServers() {
+  const issued = new Map<string, string>();
+  const codes = new Map<string, { challenge: string; resource: string }>();
+  let resource = '';
+  const as = await startJsonRoutesServer((request, base): RouteAnswer | undefined => {
+    const url = new URL(request.path, base);
+    switch (url.pathname) {
+      case '/.well-known/oauth-authorization-server':
+        return {
+          body: {
+            issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, registration_endpoint: `${base}/register`,
+            code_challenge_methods_supported: ['S256'], response_types_supported: ['code'], grant_types_supported: ['authorization_code', 'refresh_token'],
+          },
+        };
+      case '/register':
+        return { status: 201, body: { client_id: 'cli-client', token_endpoint_auth_method: 'none' } };
+      case '/authorize': {
+        const code = `code-${codes.size + 1}`;
+        codes.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', resource: url.searchParams.get('resource') ?? '' });
+        const redirect = new URL(url.searchParams.get('redirect_uri')!);
+        redirect.searchParams.set('code', code);
+        redirect.searchParams.set('state', url.searchParams.get('state')!);
+        return { status: 302, headers: { location: redirect.href } };
+      }
+      case '/token': {
+        const form = new URLSearchParams(request.body);
+        const grant = codes.get(form.get('code') ?? '');
+        const verifier = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+        if (!grant || grant.challenge !== verifier || form.get('resource') !== resource || grant.resource !== resource) {
+          return { status: 400, body: { error: 'invalid_grant' } };
+        }
+        const token = `at-${issued.size + 1}`;
+        issued.set(token, 'mcp:tools');
+        return { body: { access_token: token, token_type: 'Bearer', refresh_token: 'rt', expires_in: 3600, scope: 'mcp:tools' } };
+      }
+      default:
+        return undefined;
+    }
+  });
+  const mcp = await startProtectedMcpServer({
+    authorizationServers: () => [as.url],
+    verifyAccessToken: async (token) => {
+      const scope = issued.get(token);
+      return scope === undefined ? undefined : { audience: resource, scope, clientId: 'cli-client' };
+    },
+  });
+  resource = mcp.resource;
+  cleanups.push(() => as.close(), () => mcp.close());
+  return { as, mcp };
+}
+
+async function writeSettings(secureUrl: string, extra: Record<string, unknown> = {}): Promise<void> {
+  await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
+    mcpServers: { secure: { httpUrl: secureUrl, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, ...extra },
+  }));
+}
+
+describe('toolhost mcp auth', () => {
+  it('lists who needs a sign-in, authenticates, stores the token with mode 0600, and mcp list then connects', async () => {
+    const { as, mcp } = await startOAuthServers();
+    const open = await startHttpFixture({ behaviour: 'basic' });
+    cleanups.push(() => open.close());
+    await writeSettings(mcp.url, { open: { httpUrl: open.url }, local: { command: process.execPath, args: [fixtureBinPath('basic')] } });
+
+    const before = await runToolhost(['mcp', 'list'], place);
+    expect(before.stdout).toContain(`✗ secure: ${mcp.url} (http) - Disconnected [project]\n    Reason: needs authentication: run "toolhost mcp auth secure".\n`);
+
+    const listing = await runToolhost(['mcp', 'auth'], place);
+    expect(listing).toEqual({
+      code: 0,
+      stderr: '',
+      stdout: [
+        'Remote MCP servers:',
+        '',
+        `✗ secure: ${mcp.url} (http) - Disconnected (needs authentication, no token stored) [project]`,
+        '    Run "toolhost mcp auth secure" to authenticate.',
+        `✓ open: ${open.url} (http) - Connected (no authentication needed) [project]`,
+        '',
+      ].join('\n'),
+    });
+
+    const signIn = await runToolhost(['mcp', 'auth', 'secure'], { ...place, env: followRedirects });
+    expect(signIn.stderr).toBe('');
+    expect(signIn.code).toBe(0);
+    const printedUrl = /^ {2}(http\S+)$/m.exec(signIn.stdout)?.[1];
+    expect(printedUrl?.startsWith(`${as.url}/authorize?`)).toBe(true);
+    expect(new URL(printedUrl!).searchParams.get('resource')).toBe(mcp.resource);
+    expect(signIn.stdout).toContain(`MCP server "secure" authenticated. The token is stored in ${tokenFile()}.`);
+    expect((await stat(tokenFile())).mode & 0o777).toBe(0o600);
+    const stored = JSON.parse(await readFile(tokenFile(), 'utf8')) as { entries: Array<{ serverName: string; token: { accessToken: string } }> };
+    expect(stored.entries.map((entry) => [entry.serverName, entry.token.accessToken])).toEqual([['secure', 'at-1']]);
+
+    const after = await runToolhost(['mcp', 'list'], place);
+    expect(after.stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected [project]\n`);
+    expect(mcp.accepted.length).toBeGreaterThan(0);
+    expect((await runToolhost(['mcp', 'auth'], place)).stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected (authenticated, token valid) [project]`);
+    expect((await runToolhost(['mcp', 'auth', '--no-connect'], place)).stdout).toContain(`• secure: ${mcp.url} (http) - Enabled (token valid) [project]`);
+  });
+
+  /** Starts `toolhost <args>`, waits until it printed the authorization URL, and collects its output. */
+  async function startWaitingForUser(args: string[], env: Record<string, string>) {
+    const child = spawnToolhost(args, { ...place, env });
+    cleanups.push(async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill();
+    });
+    const output = { stdout: '', stderr: '' };
+    child.stderr.on('data', (chunk: Buffer) => (output.stderr += chunk.toString('utf8')));
+    const exited = new Promise<number | null>((resolve) => child.once('close', resolve));
+    const url = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', (chunk: Buffer) => {
+        output.stdout += chunk.toString('utf8');
+        const match = /^ {2}(http\S+)$/m.exec(output.stdout);
+        if (match && output.stdout.includes('Waiting for the authorization')) resolve(match[1]!);
+      });
+      child.once('close', () => reject(new Error(`toolhost exited early: ${output.stdout}${output.stderr}`)));
+    });
+    return { url, output, exited };
+  }
+
+  it('with --no-browser only prints the URL, and finishes when the user opens it', async () => {
+    const { as, mcp } = await startOAuthServers();
+    await writeSettings(mcp.url);
+    // The test-only opener is set too, to prove that --no-browser does not open anything.
+    const { url, output, exited } = await startWaitingForUser(['mcp', 'auth', 'secure', '--no-browser'], followRedirects);
+    expect(output.stdout).not.toContain('Opening your browser');
+    expect(as.requests.filter((request) => request.path.startsWith('/authorize'))).toHaveLength(0);
+    const landed = await fetch(url, { redirect: 'follow' });
+    expect(await landed.text()).toContain('Authentication complete');
+    expect(await exited).toBe(0);
+    expect(output.stdout).toContain('MCP server "secure" authenticated.');
+    expect(existsSync(tokenFile())).toBe(true);
+  });
+
+  it('without a browser to open, warns, keeps the printed URL usable and finishes', async () => {
+    const { mcp } = await startOAuthServers();
+    await writeSettings(mcp.url);
+    // No xdg-open on an empty PATH: the safe default opener fails to start.
+    const emptyPath = join(root, 'empty-path');
+    await mkdir(emptyPath);
+    const { url, output, exited } = await startWaitingForUser(['mcp', 'auth', 'secure'], { PATH: emptyPath });
+    await fetch(url, { redirect: 'follow' }).then((response) => response.text());
+    expect(await exited).toBe(0);
+    expect(output.stdout).toContain('Opening your browser.');
+    expect(output.stderr).toMatch(/^Warning \[BROWSER_OPEN_FAILED\]: Could not open a browser .*open the URL above yourself\.\n$/);
+    expect(existsSync(tokenFile())).toBe(true);
+  });
+
+  it('fails with a code and a message naming the server', async () => {
+    const { mcp } = await startOAuthServers();
+    await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
+      mcpServers: {
+        secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+        local: { command: 'node' },
+        shut: { httpUrl: mcp.url },
+        google: { httpUrl: 'https://example.googleapis.com/mcp', authProviderType: 'google_credentials', oauth: { scopes: ['https://www.googleapis.com/auth/cloud-platform'] } },
+      },
+      mcp: { excluded: ['shut'] },
+    }));
+    const missing = await runToolhost(['mcp', 'auth', 'nope'], place);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: "Error [SERVER_NOT_FOUND]: Server 'nope' not found. Use 'toolhost mcp auth' to see the remote servers.\n" });
+    const local = await runToolhost(['mcp', 'auth', 'local'], place);
+    expect([local.code, local.stderr]).toEqual([1, 'Error [NOT_A_REMOTE_SERVER]: MCP server "local" is a local (stdio) server; OAuth applies to remote (sse, http) servers only.\n']);
+    const blocked = await runToolhost(['mcp', 'auth', 'shut'], place);
+    expect([blocked.code, blocked.stderr]).toEqual([1, 'Error [SERVER_BLOCKED]: MCP server "shut" is blocked by the mcp.excluded setting. A blocked server is never connected, so there is nothing to authenticate.\n']);
+    const google = await runToolhost(['mcp', 'auth', 'google'], place);
+    expect([google.code, google.stderr.slice(0, 28)]).toEqual([1, 'Error [NO_BROWSER_SIGN_IN]: ']);
+    expect(google.stderr).toContain('"google"');
+    const badOpener = await runToolhost(['mcp', 'auth', 'secure'], { ...place, env: { TOOLHOST_TEST_BROWSER: 'chrome' } });
+    expect([badOpener.code, badOpener.stderr.slice(0, 29)]).toEqual([1, 'Error [INVALID_ENVIRONMENT]: ']);
+    expect(existsSync(tokenFile())).toBe(false);
+  });
+
+  it('reports a refused sign-in with the OAuth error code, opens nothing and stores nothing', async () => {
+    const { as, mcp } = await startOAuthServers();
+    // An authorization endpoint that is not http(s) must never reach a browser.
+    await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
+      mcpServers: { secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback', authorizationUrl: 'file:///etc/passwd' } } },
+    }));
+    const refused = await runToolhost(['mcp', 'auth', 'secure'], { ...place, env: followRedirects });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^Error \[UNSAFE_URL\]: .*'secure'/);
+    expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    expect(refused.stdout).not.toContain('file:');
+    expect(as.requests.filter((request) => request.path.startsWith('/authorize') || request.path.startsWith('/register'))).toHaveLength(0);
+    expect(existsSync(tokenFile())).toBe(false);
+  });
+
+  it('says when there is no remote server', async () => {
+    await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { local: { command: 'node' } } }));
+    expect(await runToolhost(['mcp', 'auth'], place)).toEqual({ code: 0, stdout: 'No remote MCP servers configured; OAuth applies to sse and http servers.\n', stderr: '' });
+  });
+});

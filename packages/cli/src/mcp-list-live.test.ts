@@ -1,0 +1,105 @@
+import { createServer, type Server } from 'node:http';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureBinPath, startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBinBuilt, closedPort, put, runToolhost, type RunPlace } from './testing/run-toolhost.js';
+
+// `toolhost mcp list` connects to every enabled server (the built binary, real fixture servers
+// on loopback). Build first: `pnpm --filter @toolhost-internal/fixtures build` and `pnpm --filter @toolhost/cli build`.
+let root: string;
+let place: RunPlace;
+const cleanups: Array<() => Promise<void>> = [];
+const settings = (servers: Record<string, unknown>) => put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: servers }));
+const list = (...extra: string[]) => runToolhost(['mcp', 'list', ...extra], place);
+
+beforeAll(() => assertBinBuilt());
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'toolhost-cli-live-'));
+  place = { home: join(root, 'home'), cwd: join(root, 'home', 'project') };
+  await mkdir(place.cwd, { recursive: true });
+});
+afterEach(async () => {
+  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
+  await rm(root, { recursive: true, force: true });
+});
+
+/** An HTTP server that accepts every request and never answers: a server that is slow to fail. */
+async function startSilentServer(): Promise<string> {
+  const server: Server = createServer(() => undefined);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
+}
+
+describe('toolhost mcp list: live status', () => {
+  it('shows real stdio, Streamable HTTP and SSE servers Connected and broken ones Disconnected with the reason', async () => {
+    const http: HttpFixture = await startHttpFixture({ behaviour: 'basic' });
+    const sse: HttpFixture = await startHttpFixture({ behaviour: 'basic', transport: 'sse' });
+    cleanups.push(() => http.close(), () => sse.close());
+    const port = await closedPort();
+    await settings({
+      stdio: { command: process.execPath, args: [fixtureBinPath('basic')] },
+      remote: { httpUrl: http.url },
+      events: { url: sse.url, type: 'sse' },
+      missing: { command: 'toolhost-no-such-command-xyz', args: ['--serve'] },
+      closed: { url: `http://127.0.0.1:${port}/mcp`, type: 'http' },
+    });
+    const result = await list();
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.split('\n');
+    expect(lines.slice(0, 2)).toEqual(['Configured MCP servers:', '']);
+    expect(lines).toContain(`✓ stdio: ${process.execPath} ${fixtureBinPath('basic')} (stdio) - Connected [project]`);
+    expect(lines).toContain(`✓ remote: ${http.url} (http) - Connected [project]`);
+    expect(lines).toContain(`✓ events: ${sse.url} (sse) - Connected [project]`);
+    const missing = lines.indexOf('✗ missing: toolhost-no-such-command-xyz --serve (stdio) - Disconnected [project]');
+    expect(missing).toBeGreaterThan(1);
+    expect(lines[missing + 1]).toMatch(/^ {4}Reason: .*toolhost-no-such-command-xyz.*ENOENT/);
+    const closed = lines.indexOf(`✗ closed: http://127.0.0.1:${port}/mcp (http) - Disconnected [project]`);
+    expect(closed).toBeGreaterThan(1);
+    expect(lines[closed + 1]).toMatch(/^ {4}Reason: .*'closed'/);
+    // The fixture really saw the handshake, and the session was ended.
+    expect(http.requests.flatMap((request) => request.rpcMethods)).toContain('initialize');
+    expect(http.requests.filter((request) => request.method === 'DELETE')).toHaveLength(1);
+  });
+
+  it('probes every server at the same time: N slow servers take about one timeout, not N', async () => {
+    const count = 6;
+    const timeout = 1500;
+    const servers: Record<string, unknown> = {};
+    for (let index = 0; index < count; index += 1) servers[`slow${index}`] = { httpUrl: await startSilentServer(), timeout };
+    await settings(servers);
+    const started = Date.now();
+    const result = await list();
+    const elapsed = Date.now() - started;
+    const disconnected = result.stdout.split('\n').filter((line) => line.startsWith('✗ slow') && line.endsWith(' - Disconnected [project]'));
+    expect(disconnected).toHaveLength(count);
+    expect(result.stdout.match(new RegExp(`Reason: .*within ${timeout} ms`, 'g'))).toHaveLength(count);
+    expect(elapsed).toBeGreaterThanOrEqual(timeout);
+    // One after the other would take at least count × timeout = 9 s; in parallel it is one
+    // timeout plus the start-up of node (tolerant of a loaded machine).
+    expect(elapsed).toBeLessThan(timeout * 4);
+  });
+
+  it('uses 5000 ms when the entry has no timeout, and the entry timeout otherwise', async () => {
+    await settings({ quick: { httpUrl: await startSilentServer(), timeout: 700 } });
+    expect((await list()).stdout).toContain('Reason: MCP server \'quick\' did not answer within 700 ms.');
+    await settings({ defaulted: { httpUrl: await startSilentServer() } });
+    expect((await list()).stdout).toContain('Reason: MCP server \'defaulted\' did not answer within 5000 ms.');
+  }, 20_000);
+
+  it('connects nothing with --no-connect, and never blocked or disabled servers', async () => {
+    const http = await startHttpFixture({ behaviour: 'basic' });
+    cleanups.push(() => http.close());
+    await settings({ remote: { httpUrl: http.url }, off: { httpUrl: http.url } });
+    expect((await runToolhost(['mcp', 'disable', 'off'], place)).code).toBe(0);
+    const configured = await list('--no-connect');
+    expect(configured.stdout.split('\n').slice(2, -1)).toEqual([`• remote: ${http.url} (http) - Enabled [project]`, `○ off: ${http.url} (http) - Disabled [project]`]);
+    expect(http.requests).toHaveLength(0);
+    const live = await list();
+    expect(live.stdout.split('\n').slice(2, -1)).toEqual([`✓ remote: ${http.url} (http) - Connected [project]`, `○ off: ${http.url} (http) - Disabled [project]`]);
+    expect(http.requests.filter((request) => request.rpcMethods.includes('initialize'))).toHaveLength(1);
+  });
+});

@@ -1,0 +1,57 @@
+import type { LoadedServer } from '@toolhost/config';
+import { DEFAULT_PROBE_TIMEOUT_MS, McpServerStatus, probeServer, type TransportOptions } from '@toolhost/discovery';
+import { createAuthProvider, type TokenStore } from '@toolhost/oauth';
+import type { ServerConnectionCheck, ServerConnectionResult } from './server-status.js';
+
+/** Options of {@link createProbeConnectionCheck}. */
+export interface ProbeConnectionCheckOptions {
+  /** Where `toolhost mcp auth` stored OAuth tokens; a remote server with a stored token is probed with it. */
+  readonly tokenStore: TokenStore;
+  /** Environment a stdio server inherits (cleaned of secrets by the transport). @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Timeout of a server whose entry has no `timeout`, in milliseconds. @default 5000 */
+  readonly defaultTimeoutMs?: number;
+}
+
+/** How long a probed stdio server gets to exit after stdin is closed, then after SIGTERM. */
+const PROBE_CLOSE_GRACE_MS = 500;
+
+/** Codes (of the probe error or its cause) that mean the server wants the user to sign in. */
+const AUTH_CODES = new Set(['AUTH_REQUIRED', 'REFRESH_FAILED', 'STEP_UP_LIMIT']);
+
+/**
+ * The live check of `mcp list`: one real connection attempt through `probeServer` of
+ * `@toolhost/discovery` (initialize, then a ping whose failure is ignored), closed right away.
+ * The timeout is the entry's `timeout`, else 5000 ms, as in Gemini CLI. A remote server with a
+ * stored OAuth token (or a Google `authProviderType`) gets its OAuth provider; no browser flow
+ * ever starts: a server that needs a sign-in is reported as disconnected with a hint.
+ */
+export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions): ServerConnectionCheck {
+  return async (server: LoadedServer): Promise<ServerConnectionResult> => {
+    const transportOptions: TransportOptions = {
+      // A probe has nothing to save: a stdio server that ignores the end of stdin is stopped sooner.
+      closeGraceMs: PROBE_CLOSE_GRACE_MS,
+      ...(options.env ? { env: options.env } : {}),
+      ...(await authOptions(server, options.tokenStore)),
+    };
+    const result = await probeServer(server.name, server.config, {
+      timeoutMs: server.config.timeout ?? options.defaultTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      clientInfo: { name: 'toolhost-mcp-list', version: '0.0.1' },
+      transportOptions,
+    });
+    if (result.status === McpServerStatus.CONNECTED) return { state: 'connected' };
+    const error = result.error;
+    if (error && (AUTH_CODES.has(error.code) || AUTH_CODES.has(error.causeCode ?? ''))) {
+      return { state: 'disconnected', reason: `needs authentication: run "toolhost mcp auth ${server.name}".`, needsAuthentication: true };
+    }
+    return { state: 'disconnected', reason: error?.message };
+  };
+}
+
+async function authOptions(server: LoadedServer, tokenStore: TokenStore): Promise<Pick<TransportOptions, 'authProvider'>> {
+  if (server.transport.transport === 'stdio') return {};
+  const google = server.config.authProviderType === 'google_credentials' || server.config.authProviderType === 'service_account_impersonation';
+  // Without a stored token no provider is passed: a 401 then fails at once as AUTH_REQUIRED.
+  if (!google && !(await tokenStore.get(server.name).catch(() => undefined))) return {};
+  return { authProvider: createAuthProvider({ serverName: server.name, config: server.config, tokenStore }) };
+}

@@ -1,0 +1,65 @@
+// Test support (not part of the package's API): runs the BUILT `toolhost` binary as a user would.
+import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/** The built executable; build first with `pnpm --filter @toolhost/cli build`. */
+export const TOOLHOST_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+
+/** Throws a clear error when the binary has not been built. */
+export function assertBinBuilt(): void {
+  if (!existsSync(TOOLHOST_BIN)) throw new Error(`${TOOLHOST_BIN} is missing: run "pnpm --filter @toolhost/cli build" first.`);
+}
+
+/** Exit code and output of one run. */
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Where and with what environment the binary runs. */
+export interface RunPlace {
+  /** Working folder (the project). */
+  cwd: string;
+  /** Home folder (`HOME`, `USERPROFILE`). */
+  home: string;
+  /** More environment variables. */
+  env?: Record<string, string>;
+}
+
+function environment(place: RunPlace): NodeJS.ProcessEnv {
+  return { PATH: process.env['PATH'] ?? '', HOME: place.home, USERPROFILE: place.home, TOOLHOST_SYSTEM_SETTINGS_PATH: `${place.home}/no-system-settings.json`, ...place.env };
+}
+
+/** Runs `toolhost <args>` to completion. */
+export function runToolhost(args: string[], place: RunPlace): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [TOOLHOST_BIN, ...args], { cwd: place.cwd, env: environment(place) }, (error, stdout, stderr) =>
+      resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
+/** Starts `toolhost <args>` and returns the child (for commands that wait, like `mcp auth --no-browser`). */
+export function spawnToolhost(args: string[], place: RunPlace): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, [TOOLHOST_BIN, ...args], { cwd: place.cwd, env: environment(place) });
+}
+
+/** Writes a file, creating its folder. */
+export async function put(path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true });
+  await writeFile(path, text);
+}
+
+/** A loopback port nothing listens on (it was just opened and closed). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}

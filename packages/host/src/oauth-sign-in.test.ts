@@ -1,0 +1,101 @@
+// End to end: a remote MCP server behind a real OAuth authorization server on loopback
+// (the SDK's auth router with its auto-approving demo provider), signed in through McpToolHost.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import express from 'express';
+import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
+import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
+import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { createRedirectFollowingOpener, InMemoryTokenStore } from '@toolhost/oauth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpToolHost } from './mcp-tool-host.js';
+
+async function startProtectedServer(): Promise<{ url: string; server: Server }> {
+  const app = express();
+  const server = app.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const mcpUrl = new URL(`${base}/mcp`);
+  const provider = new DemoInMemoryAuthProvider((resource) => resource?.href === mcpUrl.href);
+  app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
+  const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
+  app.post('/mcp', express.json(), bearer, async (req, res) => {
+    const mcp = new McpServer({ name: 'protected', version: '1.0.0' });
+    mcp.registerTool('whoami', { description: 'Says which client called.' }, (extra) => ({
+      content: [{ type: 'text', text: `client ${extra.authInfo?.clientId ?? 'unknown'}` }],
+    }));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    res.on('close', () => void transport.close());
+    await mcp.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  });
+  return { url: mcpUrl.href, server };
+}
+
+describe('OAuth sign-in through McpToolHost', () => {
+  let protectedServer: { url: string; server: Server };
+  let host: McpToolHost;
+  const tokens = new InMemoryTokenStore();
+  const urls: string[] = [];
+
+  beforeAll(async () => {
+    protectedServer = await startProtectedServer();
+    host = await McpToolHost.create({
+      settings: {
+        mcpServers: {
+          secure: {
+            httpUrl: protectedServer.url,
+            trust: true,
+            oauth: { redirectUri: 'http://localhost:0/oauth/callback', allowPrivateNetwork: true },
+          },
+        },
+      },
+      stores: { tokens },
+      ui: { openBrowser: createRedirectFollowingOpener() },
+    });
+    host.on('auth-url', ({ url }) => urls.push(url));
+  });
+
+  afterAll(async () => {
+    await host.close();
+    protectedServer.server.closeAllConnections();
+    protectedServer.server.close();
+  });
+
+  it('reports the server as needing sign-in, never opening a browser by itself', async () => {
+    await host.discover();
+    const server = host.getStatus().servers[0];
+    expect(server?.status).toBe('disconnected');
+    expect(server?.needsAuthentication).toBe(true);
+    expect(urls).toEqual([]);
+  });
+
+  it('/mcp auth <server> signs in, stores the token and connects', async () => {
+    const result = await host.runSlashCommand('/mcp auth secure');
+    expect(result.text).toBe('Signed in to MCP server "secure"; it is now CONNECTED.');
+    expect(urls).toHaveLength(1);
+    const authorizationUrl = new URL(urls[0] ?? '');
+    expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(authorizationUrl.searchParams.get('resource')).toBe(protectedServer.url);
+    expect(await tokens.get('secure')).toBeDefined();
+    const call = await host.callTool('whoami', {});
+    expect(call.error?.message ?? '').toBe('');
+    expect(call.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^client \S+/) });
+  });
+
+  it('connects with the stored token on the next start, without signing in again', async () => {
+    const again = await McpToolHost.create({
+      settings: { mcpServers: { secure: { httpUrl: protectedServer.url, trust: true } } },
+      stores: { tokens },
+    });
+    try {
+      await again.discover();
+      expect(again.getStatus().servers[0]?.status).toBe('connected');
+    } finally {
+      await again.close();
+    }
+  });
+});

@@ -1,0 +1,95 @@
+import type { McpOAuthConfig } from '@toolhost/config';
+import type { ClientAssertionKey } from './client-assertion.js';
+import type { AuthorizationServerInfo } from './discover-authorization-server.js';
+import type { FetchFunction } from './guarded-fetch.js';
+import { OAuthError } from './oauth-error.js';
+import { requestIdJag } from './request-id-jag.js';
+import { requestToken } from './token-endpoint.js';
+import type { StoredClient, StoredToken } from './token-store.js';
+
+/** The RFC 7523 grant type that redeems an ID-JAG at the MCP server's authorization server. */
+export const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
+
+/** Options of {@link requestTokenWithoutBrowser}. */
+export interface NonInteractiveGrantOptions {
+  /** Name of the server entry. */
+  serverName: string;
+  /** The `oauth` block of the entry. */
+  oauth: McpOAuthConfig;
+  /** The discovered authorization server. */
+  authorizationServer: AuthorizationServerInfo;
+  /** The configured client (id, secret, auth method). */
+  client: StoredClient;
+  /** The `private_key_jwt` key, when configured. */
+  assertionKey?: ClientAssertionKey;
+  /** RFC 8707 resource indicator. */
+  resource: string;
+  /** Scope to request. */
+  scope?: string;
+  /** The IdP ID token for `enterprise_managed` (overrides `oauth.idp.idToken`). */
+  idpIdToken?: string | (() => Promise<string>);
+  /** HTTP client. */
+  fetch: FetchFunction;
+  /** Clock. */
+  now: () => number;
+}
+
+function assertGrantSupported(options: NonInteractiveGrantOptions, grant: string): void {
+  const supported = options.authorizationServer.grantTypesSupported;
+  if (supported && !supported.includes(grant)) {
+    throw new OAuthError(
+      `The authorization server of MCP server '${options.serverName}' (${options.authorizationServer.issuer}) does not support the ${grant} grant (grant_types_supported: ${supported.join(', ')}); check oauth.grantType.`,
+      { code: 'GRANT_TYPE_UNSUPPORTED', serverName: options.serverName },
+    );
+  }
+}
+
+/**
+ * Obtains a token without a browser, for `oauth.grantType` `client_credentials` (SEP-1046:
+ * `grant_type=client_credentials` with `client_secret_basic`/`_post` or `private_key_jwt`) or
+ * `enterprise_managed` (an ID-JAG from the enterprise IdP, redeemed with the RFC 7523
+ * `jwt-bearer` grant). `resource` and `scope` are sent in both cases.
+ */
+export async function requestTokenWithoutBrowser(options: NonInteractiveGrantOptions): Promise<StoredToken> {
+  const { serverName, authorizationServer, oauth } = options;
+  const audience = authorizationServer.metadataIssuer ?? authorizationServer.issuer;
+  const common = {
+    serverName,
+    tokenEndpoint: authorizationServer.tokenEndpoint,
+    client: options.client,
+    authMethodsSupported: authorizationServer.tokenEndpointAuthMethodsSupported,
+    failureCode: 'TOKEN_EXCHANGE_FAILED' as const,
+    fetch: options.fetch,
+    now: options.now,
+    ...(options.assertionKey ? { clientAssertion: { key: options.assertionKey, audience } } : {}),
+  };
+  if (oauth.grantType === 'client_credentials') {
+    assertGrantSupported(options, 'client_credentials');
+    return requestToken({
+      ...common,
+      what: 'obtain a client credentials token',
+      params: { grant_type: 'client_credentials', scope: options.scope, resource: options.resource },
+    });
+  }
+  assertGrantSupported(options, JWT_BEARER_GRANT_TYPE);
+  if (!oauth.idp) {
+    throw new OAuthError(`MCP server '${serverName}' uses grantType "enterprise_managed" but has no oauth.idp block (clientId, tokenUrl or issuer).`, {
+      code: 'INVALID_CONFIG', serverName,
+    });
+  }
+  const idJag = await requestIdJag({
+    serverName,
+    idp: oauth.idp,
+    idToken: options.idpIdToken ?? oauth.idp.idToken,
+    audience,
+    resource: options.resource,
+    scope: options.scope,
+    fetch: options.fetch,
+    now: options.now,
+  });
+  return requestToken({
+    ...common,
+    what: 'redeem the ID-JAG for an access token',
+    params: { grant_type: JWT_BEARER_GRANT_TYPE, assertion: idJag, scope: options.scope, resource: options.resource },
+  });
+}
