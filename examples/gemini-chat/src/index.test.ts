@@ -1,56 +1,24 @@
 // Runs the built example as a user would: without a key, and with a key against a fake Gemini API on loopback.
-import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
-import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { fixtureBinPath } from '@toolhost-internal/fixtures';
+import {
+  createChatFolder,
+  exampleEnv,
+  playChatSession,
+  startExample as start,
+  startJsonApi,
+  type JsonApi,
+} from '@toolhost-examples/chat-kit/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
-function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
-  const env = { ...process.env, ...extra };
-  delete env['GEMINI_API_KEY'];
-  delete env['GOOGLE_API_KEY'];
-  return { ...env, ...extra };
-}
-
-function startExample(env: NodeJS.ProcessEnv, cwd: string) {
-  if (!existsSync(entry)) throw new Error(`${entry} is missing: run "pnpm --filter @toolhost-examples/gemini-chat build" first`);
-  const child = spawn(process.execPath, [entry], { env, cwd, stdio: ['pipe', 'pipe', 'pipe'] });
-  let output = '';
-  let read = 0;
-  const waiters: (() => void)[] = [];
-  const wakeAll = () => {
-    for (const wake of waiters.splice(0)) wake();
-  };
-  const onData = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    wakeAll();
-  };
-  child.stdout.on('data', onData);
-  child.stderr.on('data', onData);
-  child.on('exit', wakeAll);
-  /** Wait until `text` appears after what was already consumed, then consume up to it. */
-  async function waitFor(text: string): Promise<void> {
-    for (;;) {
-      const at = output.indexOf(text, read);
-      if (at >= 0) {
-        read = at + text.length;
-        return;
-      }
-      if (child.exitCode !== null) throw new Error(`example exited before printing "${text}":\n${output}`);
-      await new Promise<void>((resolve) => waiters.push(resolve));
-    }
-  }
-  return { child, waitFor, send: (line: string) => child.stdin.write(`${line}\n`), output: () => output };
-}
+const cleanEnv = (extra: Record<string, string>) => exampleEnv(extra, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
+const startExample = (env: NodeJS.ProcessEnv, cwd: string) =>
+  start({ entry, packageName: '@toolhost-examples/gemini-chat', env, cwd });
 
 describe('examples/gemini-chat', () => {
   it('says it needs GEMINI_API_KEY and exits 0 without one', async () => {
@@ -62,42 +30,32 @@ describe('examples/gemini-chat', () => {
 
   describe('with a key, against a fake Gemini API', () => {
     let folder: string;
-    let api: Server;
+    let api: JsonApi;
     const bodies: { contents: { role: string; parts: Record<string, unknown>[] }[] }[] = [];
 
     beforeAll(async () => {
-      folder = await mkdtemp(join(tmpdir(), 'gemini-chat-'));
-      await mkdir(join(folder, '.toolhost'));
-      const settings = { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')] } } };
-      await writeFile(join(folder, '.toolhost', 'settings.json'), JSON.stringify(settings));
-      api = createServer((request, response) => {
-        let raw = '';
-        request.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
-        request.on('end', () => {
-          const body = JSON.parse(raw) as (typeof bodies)[number];
-          bodies.push(body);
-          const last = body.contents.at(-1)?.parts ?? [];
-          const lastText = String(last[0]?.['text'] ?? '');
-          const parts = last.some((part) => 'functionResponse' in part)
-            ? [{ text: 'I see a one-pixel image.' }]
-            : lastText.includes('poem')
-              ? [{ text: 'A reverent poem.' }]
-              : [{ functionCall: { name: 'mixed-content', args: {} } }];
-          response.setHeader('content-type', 'application/json');
-          response.end(JSON.stringify({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] }));
-        });
+      folder = await createChatFolder('gemini-chat-');
+      api = await startJsonApi((raw) => {
+        const body = raw as (typeof bodies)[number];
+        bodies.push(body);
+        const last = body.contents.at(-1)?.parts ?? [];
+        const lastText = String(last[0]?.['text'] ?? '');
+        const parts = last.some((part) => 'functionResponse' in part)
+          ? [{ text: 'I see a one-pixel image.' }]
+          : lastText.includes('poem')
+            ? [{ text: 'A reverent poem.' }]
+            : [{ functionCall: { name: 'mixed-content', args: {} } }];
+        return { candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] };
       });
-      api.listen(0, '127.0.0.1');
-      await once(api, 'listening');
     });
 
     afterAll(async () => {
-      api?.close();
+      await api?.close();
       if (folder) await rm(folder, { recursive: true, force: true });
     });
 
     it('confirms a tool, sends its image to the model, shows /mcp and runs a prompt as a slash command', async () => {
-      const port = (api.address() as AddressInfo).port;
+      const port = api.port;
       const example = startExample(
         cleanEnv({
           GEMINI_API_KEY: 'test-key',
@@ -108,24 +66,7 @@ describe('examples/gemini-chat', () => {
         }),
         folder,
       );
-      await example.waitFor('1/1 MCP server(s) connected');
-      await example.waitFor('> ');
-      example.send('Show me everything.');
-      await example.waitFor('"mixed-content" from MCP server "fixture"');
-      await example.waitFor('2) Always allow this tool');
-      await example.waitFor('choice [');
-      example.send('2');
-      await example.waitFor('✓ fixture › mixed-content');
-      await example.waitFor('I see a one-pixel image.');
-      await example.waitFor('> ');
-      example.send('/mcp');
-      await example.waitFor('Discovery State: COMPLETED');
-      await example.waitFor('> ');
-      example.send('/poem-writer "Gemini CLI" reverent');
-      await example.waitFor('A reverent poem.');
-      await example.waitFor('> ');
-      example.send('/quit');
-      const [code] = await once(example.child, 'exit');
+      const code = await playChatSession(example);
       expect(code).toBe(0);
 
       const toolTurn = bodies[1]?.contents.at(-1)?.parts ?? [];

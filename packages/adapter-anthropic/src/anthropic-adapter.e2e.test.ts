@@ -1,14 +1,13 @@
 // End to end: @anthropic-ai/sdk client → msw (Messages API) → McpToolHost → real stdio MCP server → next request.
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { McpToolHost, type ConfirmationRequest } from '@toolhost/host';
+import { createFixtureHost, PNG_SIGNATURE } from '@toolhost-internal/test-support';
+import type { ConfirmationRequest, McpToolHost } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicAdapter } from './create-anthropic-adapter.js';
 
-const PNG_SIGNATURE = '89504e470d0a1a0a';
 const bodies: Record<string, unknown>[] = [];
 
 const api = setupServer(
@@ -33,22 +32,12 @@ const api = setupServer(
   }),
 );
 
-const confirmations: ConfirmationRequest[] = [];
 let host: McpToolHost<Tool, Message | readonly ContentBlock[], MessageParam>;
+let confirmations: ConfirmationRequest[];
 
 beforeAll(async () => {
   api.listen({ onUnhandledRequest: 'error' });
-  host = await McpToolHost.create({
-    settings: { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')] } } },
-    adapter: createAnthropicAdapter(),
-    ui: {
-      confirm: async (request) => {
-        confirmations.push(request);
-        return 'proceed_once';
-      },
-    },
-  });
-  await host.discover();
+  ({ host, confirmations } = await createFixtureHost(createAnthropicAdapter()));
 });
 
 afterAll(async () => {

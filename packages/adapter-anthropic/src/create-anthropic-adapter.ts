@@ -1,10 +1,10 @@
 import type { ContentBlock, Message, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import type { ModelAdapter } from '@toolhost/host';
+import { createToolNameMap, type ToolNameMap, type ToolNameMapOptions } from '@toolhost/schema-sanitizer';
 import { createAnthropicMessage, type AnthropicSamplingOptions } from './create-anthropic-message.js';
 import { mapMessageToToolCalls } from './map-message-to-tool-calls.js';
 import { mapOutcomesToToolResultMessage } from './map-outcomes-to-tool-result-message.js';
 import { mapToolsToAnthropicTools } from './map-tools-to-anthropic-tools.js';
-import { ToolNameMap } from './tool-name-map.js';
 
 /** Options of {@link createAnthropicAdapter}. Every field is optional. */
 export interface AnthropicAdapterOptions {
@@ -27,14 +27,15 @@ export type AnthropicAdapter = ModelAdapter<Tool, Message | readonly ContentBloc
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): AnthropicAdapter {
   const { sampling } = options;
   // Anthropic tool names are `^[a-zA-Z0-9_-]{1,64}$`; the host's may contain dots.
-  const names = new ToolNameMap({ normalize: (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_'), maxLength: 64 });
+  const nameOptions: ToolNameMapOptions = { normalize: (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_'), maxLength: 64 };
+  let names: ToolNameMap = createToolNameMap([], nameOptions);
   const adapter: AnthropicAdapter = {
     specificationVersion: 'v1',
     provider: 'anthropic',
     schemaProfile: 'anthropic',
     toTools(tools) {
-      const vendorNames = names.assign(tools.map((tool) => tool.name));
-      return mapToolsToAnthropicTools(tools.map((tool, index) => ({ ...tool, name: vendorNames[index] ?? tool.name })));
+      names = createToolNameMap(tools.map((tool) => tool.name), nameOptions);
+      return mapToolsToAnthropicTools(tools.map((tool, index) => ({ ...tool, name: names.vendorNames[index] ?? tool.name })));
     },
     getToolCalls: (response) => mapMessageToToolCalls(response).map((call) => ({ ...call, name: names.toHost(call.name) })),
     toToolResults: (outcomes) => mapOutcomesToToolResultMessage(outcomes),

@@ -1,10 +1,10 @@
 import type { Content, FunctionDeclaration, GenerateContentResponse } from '@google/genai';
 import type { ModelAdapter } from '@toolhost/host';
+import { createToolNameMap, type ToolNameMap, type ToolNameMapOptions } from '@toolhost/schema-sanitizer';
 import { createGeminiMessage, type GeminiSamplingOptions } from './create-gemini-message.js';
 import { mapOutcomesToContent, type GeminiMediaPlacement } from './map-outcomes-to-content.js';
 import { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
 import { mapToolsToFunctionDeclarations, type GeminiSchemaField } from './map-tools-to-function-declarations.js';
-import { ToolNameMap } from './tool-name-map.js';
 
 /** Options of {@link createGeminiAdapter}. Every field is optional. */
 export interface GeminiAdapterOptions {
@@ -48,14 +48,15 @@ export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentRes
 export function createGeminiAdapter(options: GeminiAdapterOptions = {}): GeminiAdapter {
   const schemaField = options.schemaField ?? 'parameters';
   const { sampling } = options;
-  const names = new ToolNameMap({ normalize: toGeminiName, maxLength: 64 });
+  const nameOptions: ToolNameMapOptions = { normalize: toGeminiName, maxLength: 64 };
+  let names: ToolNameMap = createToolNameMap([], nameOptions);
   const adapter: GeminiAdapter = {
     specificationVersion: 'v1',
     provider: 'gemini',
     schemaProfile: schemaField === 'parameters' ? 'gemini' : 'gemini-json-schema',
     toTools(tools) {
-      const vendorNames = names.assign(tools.map((tool) => tool.name));
-      const declared = tools.map((tool, index) => ({ ...tool, name: vendorNames[index] ?? tool.name }));
+      names = createToolNameMap(tools.map((tool) => tool.name), nameOptions);
+      const declared = tools.map((tool, index) => ({ ...tool, name: names.vendorNames[index] ?? tool.name }));
       return mapToolsToFunctionDeclarations(declared, { schemaField });
     },
     getToolCalls: (response) => mapResponseToToolCalls(response).map((call) => ({ ...call, name: names.toHost(call.name) })),

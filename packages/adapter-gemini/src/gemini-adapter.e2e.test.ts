@@ -1,13 +1,12 @@
 // End to end: @google/genai client → msw (Gemini API) → McpToolHost → real stdio MCP server → next request.
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentResponse } from '@google/genai';
-import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { McpToolHost, type ConfirmationRequest, type ToolCallResult } from '@toolhost/host';
+import { createFixtureHost, PNG_SIGNATURE } from '@toolhost-internal/test-support';
+import type { ConfirmationRequest, McpToolHost, ToolCallResult } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGeminiAdapter } from './create-gemini-adapter.js';
 
-const PNG_SIGNATURE = '89504e470d0a1a0a';
 const bodies: Record<string, unknown>[] = [];
 
 const api = setupServer(
@@ -21,22 +20,12 @@ const api = setupServer(
   }),
 );
 
-const confirmations: ConfirmationRequest[] = [];
 let host: McpToolHost<FunctionDeclaration, GenerateContentResponse | Content, Content>;
+let confirmations: ConfirmationRequest[];
 
 beforeAll(async () => {
   api.listen({ onUnhandledRequest: 'error' });
-  host = await McpToolHost.create({
-    settings: { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')] } } },
-    adapter: createGeminiAdapter(),
-    ui: {
-      confirm: async (request) => {
-        confirmations.push(request);
-        return 'proceed_once';
-      },
-    },
-  });
-  await host.discover();
+  ({ host, confirmations } = await createFixtureHost(createGeminiAdapter()));
 });
 
 afterAll(async () => {

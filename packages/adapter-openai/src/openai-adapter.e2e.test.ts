@@ -1,6 +1,6 @@
 // End to end: openai client → msw (OpenAI API) → McpToolHost → real stdio MCP server → next request.
-import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { McpToolHost, type ConfirmationRequest, type ModelAdapter } from '@toolhost/host';
+import { createFixtureHost, isPng } from '@toolhost-internal/test-support';
+import type { ConfirmationRequest, McpToolHost, ModelAdapter } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import OpenAI from 'openai';
@@ -10,7 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOpenAIChatAdapter } from './create-openai-chat-adapter.js';
 import { createOpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
 
-const PNG_SIGNATURE = '89504e470d0a1a0a';
 const chatBodies: Record<string, unknown>[] = [];
 const responsesBodies: Record<string, unknown>[] = [];
 
@@ -52,27 +51,15 @@ const api = setupServer(
   }),
 );
 
-const confirmations: ConfirmationRequest[] = [];
+let confirmations: ConfirmationRequest[] = [];
 
 async function createHost<TTool, TResponse, TToolResults>(
   adapter: ModelAdapter<TTool, TResponse, TToolResults>,
 ): Promise<McpToolHost<TTool, TResponse, TToolResults>> {
-  const host = await McpToolHost.create({
-    settings: { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')] } } },
-    adapter,
-    ui: {
-      confirm: async (request) => {
-        confirmations.push(request);
-        return 'proceed_once';
-      },
-    },
-  });
-  await host.discover();
-  return host;
-}
-
-function isPng(base64: string): boolean {
-  return Buffer.from(base64, 'base64').subarray(0, 8).toString('hex') === PNG_SIGNATURE;
+  const fixture = await createFixtureHost(adapter);
+  // Each test creates its own host; its checks read that host's confirmations.
+  confirmations = fixture.confirmations;
+  return fixture.host;
 }
 
 beforeAll(() => api.listen({ onUnhandledRequest: 'error' }));

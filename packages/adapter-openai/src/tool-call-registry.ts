@@ -1,10 +1,9 @@
 import type { HostToolDefinition, JsonSchemaObject, ModelToolCall } from '@toolhost/host';
+import { createToolNameMap, type ToolNameMap, type ToolNameMapOptions } from '@toolhost/schema-sanitizer';
 import { stripStrictNulls } from './strip-strict-nulls.js';
-import { ToolNameMap } from './tool-name-map.js';
 
 /** OpenAI function names: `^[a-zA-Z0-9_-]{1,64}$` (no dots, unlike the host's names). */
-const openAINames = (): ToolNameMap =>
-  new ToolNameMap({ normalize: (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_'), maxLength: 64 });
+const NAME_OPTIONS: ToolNameMapOptions = { normalize: (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_'), maxLength: 64 };
 
 /**
  * What an OpenAI adapter remembers between declaring tools and reading calls: the name each
@@ -13,15 +12,15 @@ const openAINames = (): ToolNameMap =>
  */
 export class ToolCallRegistry {
   private readonly schemas = new Map<string, JsonSchemaObject>();
-  private readonly names = openAINames();
+  private names: ToolNameMap = createToolNameMap([], NAME_OPTIONS);
 
   constructor(private readonly strict: boolean) {}
 
   /** Record the tools about to be declared; returns them under the names OpenAI accepts. */
   declare(tools: readonly HostToolDefinition[]): HostToolDefinition[] {
-    const vendorNames = this.names.assign(tools.map((tool) => tool.name));
+    this.names = createToolNameMap(tools.map((tool) => tool.name), NAME_OPTIONS);
     for (const tool of tools) this.schemas.set(tool.name, tool.inputSchema);
-    return tools.map((tool, index) => ({ ...tool, name: vendorNames[index] ?? tool.name }));
+    return tools.map((tool, index) => ({ ...tool, name: this.names.vendorNames[index] ?? tool.name }));
   }
 
   /** A call as the host expects it: the registered tool name, and arguments as the MCP server expects them. */

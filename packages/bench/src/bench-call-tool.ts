@@ -4,7 +4,8 @@ import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { McpToolHost } from '@toolhost/host';
 import type { BenchResult } from './bench-result.js';
 import { compareInterleaved } from './compare-interleaved.js';
-import { pairedRatio, ratio, summarize } from './stats.js';
+import { pairedRatio, ratio } from './ratio.js';
+import { summarize } from './summarize.js';
 
 /** Options of {@link benchCallTool}. */
 export interface BenchCallToolOptions {

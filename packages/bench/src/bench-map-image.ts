@@ -2,7 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mapCallToolResult } from '@toolhost/content-mapper';
 import type { BenchResult } from './bench-result.js';
 import { compareInterleaved } from './compare-interleaved.js';
-import { pairedRatio, ratio, summarize } from './stats.js';
+import { pairedRatio, ratio } from './ratio.js';
+import { summarize } from './summarize.js';
 
 /** Options of {@link benchMapImage}. */
 export interface BenchMapImageOptions {

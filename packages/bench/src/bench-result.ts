@@ -1,4 +1,4 @@
-import type { SampleStats } from './stats.js';
+import type { SampleStats } from './summarize.js';
 
 /** One timed side of a benchmark. */
 export interface BenchSide {

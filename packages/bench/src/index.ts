@@ -1,6 +1,7 @@
 // Public API of @toolhost-internal/bench: the benchmark functions and the statistics helpers behind `pnpm bench`.
-export { median, percentile, summarize, ratio, pairedRatio } from './stats.js';
-export type { SampleStats } from './stats.js';
+export { median, percentile, summarize } from './summarize.js';
+export type { SampleStats } from './summarize.js';
+export { ratio, pairedRatio } from './ratio.js';
 export { compareInterleaved, timeBatch } from './compare-interleaved.js';
 export type { BenchTask, CompareInterleavedOptions, InterleavedSamples } from './compare-interleaved.js';
 export type { BenchResult, BenchSide } from './bench-result.js';

@@ -61,7 +61,7 @@ export async function runBenchmarks(options: RunBenchmarksOptions = {}): Promise
   const n = (count: number) => Math.max(1, Math.round(count * scale));
   const jobs: Record<BenchmarkName, () => Promise<BenchResult | BenchResult[]>> = {
     discovery: () => benchDiscovery({ iterations: n(6) }),
-    sanitize: () => benchSanitize({ iterations: n(60) }),
+    sanitize: () => benchSanitize({ iterations: n(100) }),
     'call-tool': () => benchCallTool({ iterations: n(200), warmup: n(30) }),
     'map-image': () => benchMapImage({ iterations: n(40) }),
   };

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { getDefaultSystemSettingsPath, type LoadSettingsOptions } from '@toolhost/config';
+import { DEFAULT_APP_DIR, getDefaultSystemSettingsPath, type LoadSettingsOptions } from '@toolhost/config';
 import type { ServerConnectionCheck } from './server-status.js';
 
 /** What the command line reads from and writes to; every field has a default taken from `process`. */
@@ -47,5 +47,11 @@ export function settingsLocation(io: ResolvedCliIo, appDir: string): LoadSetting
     homeDir: io.homeDir,
     systemSettingsPath: io.env['TOOLHOST_SYSTEM_SETTINGS_PATH'] || getDefaultSystemSettingsPath(process.platform),
     env: io.env,
+    trustCommand: trustCommand(appDir),
   };
+}
+
+/** The command that trusts the current folder for this `--app-dir`: `toolhost trust`, or `toolhost --app-dir .gemini trust`. */
+export function trustCommand(appDir: string | undefined): string {
+  return appDir === undefined || appDir === DEFAULT_APP_DIR ? 'toolhost trust' : `toolhost --app-dir ${appDir} trust`;
 }

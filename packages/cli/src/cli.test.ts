@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { trustFolder } from '@toolhost/config';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 
 // These tests drive the built executable, as a user would: build first (`pnpm --filter @toolhost/cli build`).
@@ -95,6 +96,8 @@ beforeEach(async () => {
   home = join(root, 'home');
   project = join(home, 'work', 'project');
   await mkdir(project, { recursive: true });
+  // These tests are about the settings, so the project folder is trusted (trust.test.ts covers trust).
+  await trustFolder({ homeDir: home, folder: project });
 });
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
@@ -197,6 +200,7 @@ describe('toolhost mcp list', () => {
 
   it('reads the files of another program with --app-dir', async () => {
     await put(join(project, '.gemini', 'settings.json'), '{"mcpServers": {"g": {"command": "gemini-tool"}}}');
+    await trustFolder({ homeDir: home, appDir: '.gemini', folder: project });
     expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('• g: gemini-tool (stdio) - Enabled [project]');
   });
 
@@ -287,7 +291,7 @@ describe('bad input fails with a code, exit code 1 and no change on disk', () =>
 
 describe('help', () => {
   it('is available on every command and exits 0', async () => {
-    for (const args of [['--help'], ['mcp', '--help'], ['mcp', 'add', '--help'], ['mcp', 'list', '--help'], ['mcp', 'remove', '--help'], ['mcp', 'enable', '--help'], ['mcp', 'disable', '--help'], ['mcp', 'auth', '--help']]) {
+    for (const args of [['--help'], ['mcp', '--help'], ['mcp', 'add', '--help'], ['mcp', 'list', '--help'], ['mcp', 'remove', '--help'], ['mcp', 'enable', '--help'], ['mcp', 'disable', '--help'], ['mcp', 'auth', '--help'], ['trust', '--help'], ['untrust', '--help']]) {
       const result = await run(args);
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/^Usage: toolhost/);

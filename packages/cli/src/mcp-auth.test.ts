@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureBinPath, startHttpFixture } from '@toolhost-internal/fixtures';
+import { trustFolder } from '@toolhost/config';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
 import { startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
@@ -25,6 +26,8 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'toolhost-cli-auth-'));
   place = { home: join(root, 'home'), cwd: join(root, 'home', 'project') };
   await mkdir(place.cwd, { recursive: true });
+  // The servers below come from the project settings, which run only in a trusted folder.
+  await trustFolder({ homeDir: place.home, folder: place.cwd });
 });
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));

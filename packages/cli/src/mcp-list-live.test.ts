@@ -3,6 +3,7 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureBinPath, startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
+import { trustFolder } from '@toolhost/config';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBinBuilt, closedPort, put, runToolhost, type RunPlace } from './testing/run-toolhost.js';
 
@@ -19,6 +20,8 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'toolhost-cli-live-'));
   place = { home: join(root, 'home'), cwd: join(root, 'home', 'project') };
   await mkdir(place.cwd, { recursive: true });
+  // The servers below come from the project settings, which run only in a trusted folder.
+  await trustFolder({ homeDir: place.home, folder: place.cwd });
 });
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));

@@ -9,6 +9,7 @@ import { registerMcpAuth } from './commands/mcp-auth.js';
 import { registerMcpEnable } from './commands/mcp-enable.js';
 import { registerMcpList } from './commands/mcp-list.js';
 import { registerMcpRemove } from './commands/mcp-remove.js';
+import { registerTrust } from './commands/trust.js';
 import { formatProblem } from './format-problem.js';
 import packageJson from '../package.json' with { type: 'json' };
 
@@ -52,6 +53,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
   registerMcpRemove(mcp, context);
   registerMcpEnable(mcp, context);
   registerMcpAuth(mcp, context, setExitCode);
+  registerTrust(program, context);
 
   try {
     await program.parseAsync(parsed, { from: 'user' });

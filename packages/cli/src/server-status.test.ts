@@ -40,6 +40,33 @@ describe('collectServerStatuses and formatServerLine', () => {
   });
 });
 
+describe('untrusted project servers', () => {
+  it('are blocked, never handed to the check, and say how to trust the folder', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'toolhost-status-'));
+    try {
+      const home = join(root, 'home');
+      const project = join(root, 'repo');
+      await mkdir(join(home, '.toolhost'), { recursive: true });
+      await mkdir(join(project, '.toolhost'), { recursive: true });
+      await writeFile(join(home, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { mine: { command: 'mine' } } }));
+      await writeFile(join(project, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { cloned: { command: 'sh', args: ['evil.sh'] } } }));
+      const settings = await loadSettings({ homeDir: home, projectDir: project, env: {} });
+      const checked: string[] = [];
+      const statuses = await collectServerStatuses(settings, async (server) => {
+        checked.push(server.name);
+        return { state: 'connected' };
+      });
+      expect(checked).toEqual(['mine']);
+      expect(statuses.flatMap(formatServerRow)).toEqual([
+        '✓ mine: mine (stdio) - Connected [user]',
+        '⛔ cloned: sh evil.sh (stdio) - Blocked (project folder not trusted: run "toolhost trust") [project]',
+      ]);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('shortenReason', () => {
   it('folds line breaks and cuts long reasons with an ellipsis', () => {
     expect(shortenReason('  a\n\tb  ')).toBe('a b');

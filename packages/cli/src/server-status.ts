@@ -32,7 +32,12 @@ const LOOK: Record<ServerListStatus, { icon: string; label: string }> = {
   enabled: { icon: '•', label: 'Enabled' },
 };
 
-const BLOCK_DETAIL = { EXCLUDED: 'in mcp.excluded', NOT_ALLOWED: 'not in mcp.allowed', INVALID_LIST: 'mcp.allowed or mcp.excluded is malformed' } as const;
+const BLOCK_DETAIL = {
+  EXCLUDED: 'in mcp.excluded',
+  NOT_ALLOWED: 'not in mcp.allowed',
+  INVALID_LIST: 'mcp.allowed or mcp.excluded is malformed',
+  UNTRUSTED_PROJECT: 'project folder not trusted: run "toolhost trust"',
+} as const;
 
 /** The state a server has without connecting to it: blocked, disabled, or enabled. */
 export function getConfiguredStatus(server: LoadedServer): 'blocked' | 'disabled' | 'enabled' {

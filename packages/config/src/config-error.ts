@@ -18,8 +18,10 @@ export const ConfigErrorCode = {
   INVALID_SERVER_NAME: 'INVALID_SERVER_NAME',
   /** No server with this name is configured (in the scope that was asked for). */
   SERVER_NOT_FOUND: 'SERVER_NOT_FOUND',
-  /** The server is blocked by `mcp.allowed` or `mcp.excluded`, so it cannot be enabled. */
+  /** The server is blocked (by `mcp.allowed`, `mcp.excluded`, or an untrusted project folder), so it cannot be enabled. */
   SERVER_BLOCKED: 'SERVER_BLOCKED',
+  /** A folder to trust or untrust does not exist (or is not a folder). */
+  FOLDER_NOT_FOUND: 'FOLDER_NOT_FOUND',
   /** Project scope was chosen while the project directory is the home directory. */
   PROJECT_SCOPE_IN_HOME: 'PROJECT_SCOPE_IN_HOME',
   /** Project scope was chosen but no project directory was given. */

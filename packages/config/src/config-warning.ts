@@ -14,6 +14,8 @@ export const ConfigWarningCode = {
   DEPRECATED_KEY: 'DEPRECATED_KEY',
   /** Two servers have names that differ only in letter case, so allow/exclude lists cannot tell them apart. */
   SERVER_NAME_CASE_COLLISION: 'SERVER_NAME_CASE_COLLISION',
+  /** An entry of the trusted-folders file that is not `"<absolute folder>": { "trusted": true | false }`; it is ignored. */
+  INVALID_TRUST_ENTRY: 'INVALID_TRUST_ENTRY',
 } as const;
 
 /** One of the values of {@link ConfigWarningCode}. */

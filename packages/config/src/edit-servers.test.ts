@@ -13,7 +13,7 @@ let root: string;
 let home: string;
 let project: string;
 const projectFile = () => join(project, '.toolhost', 'settings.json');
-const location = () => ({ homeDir: home, projectDir: project, env: {} });
+const location = () => ({ homeDir: home, projectDir: project, env: {}, projectTrust: true as const });
 
 async function put(path: string, text: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true });

@@ -26,11 +26,19 @@ export {
   ENABLEMENT_FILE_NAME,
   SETTINGS_FILE_NAME,
   SETTINGS_SCOPES,
+  TRUSTED_FOLDERS_FILE_NAME,
   getDefaultSystemSettingsPath,
   getEnablementFilePath,
   getSettingsFilePath,
+  getTrustedFoldersFilePath,
   getWritableSettingsFilePath,
 } from './settings-paths.js';
+export { getFolderTrust } from './get-folder-trust.js';
+export type { FolderTrust, FolderTrustOptions } from './get-folder-trust.js';
+export { setFolderTrust, trustFolder, untrustFolder } from './set-folder-trust.js';
+export type { SetFolderTrustOptions, SetFolderTrustResult } from './set-folder-trust.js';
+export { readTrustedFolders } from './read-trusted-folders.js';
+export type { TrustedFolders } from './read-trusted-folders.js';
 export type { SettingsLocation, SettingsScope, WritableSettingsScope } from './settings-paths.js';
 export { addServer } from './add-server.js';
 export type { AddServerOptions, AddServerResult } from './add-server.js';

@@ -15,7 +15,8 @@ async function put(path: string, text: string): Promise<void> {
 }
 const userFile = () => join(home, '.toolhost', 'settings.json');
 const projectFile = () => join(project, '.toolhost', 'settings.json');
-const load = (extra: object = {}) => loadSettings({ homeDir: home, projectDir: project, systemSettingsPath: system, env: {}, ...extra });
+// These tests are about merging, so the project is trusted; folder-trust.test.ts covers trust.
+const load = (extra: object = {}) => loadSettings({ homeDir: home, projectDir: project, systemSettingsPath: system, env: {}, projectTrust: true, ...extra });
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'toolhost-load-'));

@@ -7,12 +7,25 @@ import { readServerEnablement } from './read-server-enablement.js';
 import { readTextFile } from './read-text-file.js';
 import { createServerAccessPolicy, normalizeServerName, type ServerAccessPolicy, type ServerBlockReason } from './server-access-policy.js';
 import type { McpServerConfig } from './server-config-schema.js';
-import { getEnablementFilePath, getSettingsFilePath, SETTINGS_SCOPES, type SettingsLocation, type SettingsScope } from './settings-paths.js';
+import { getFolderTrust } from './get-folder-trust.js';
+import { realFolderPath } from './read-trusted-folders.js';
+import { getEnablementFilePath, getSettingsFilePath, getTrustedFoldersFilePath, SETTINGS_SCOPES, type SettingsLocation, type SettingsScope } from './settings-paths.js';
 
 /** Options of {@link loadSettings}: where the files are and which variables to expand. */
 export interface LoadSettingsOptions extends SettingsLocation {
   /** Variables for `$VAR` expansion. @default process.env */
   readonly env?: EnvironmentVariables;
+  /**
+   * Whether the servers of the project settings may run. `'auto'` asks the trusted-folders store
+   * (`~/<appDir>/trusted-folders.json`, see `trustFolder`); `true` trusts the project (a host with its
+   * own trust prompt passes the user's answer); `false` never trusts it. In an untrusted project
+   * every server whose winning entry comes from the project file is blocked (`UNTRUSTED_PROJECT`)
+   * and the project's `mcp.allowed`/`mcp.excluded` are ignored.
+   * @default 'auto'
+   */
+  readonly projectTrust?: boolean | 'auto';
+  /** The command named in `UNTRUSTED_PROJECT` messages. @default 'toolhost trust' */
+  readonly trustCommand?: string;
 }
 
 /** A server after merging every scope. */
@@ -48,6 +61,15 @@ export interface SettingsFileStatus {
 /** The merged MCP settings of every scope. */
 export interface LoadedSettings extends ServerAccessPolicy {
   /**
+   * Whether the project's servers may run (see `projectTrust`); `undefined` when no project
+   * folder was given (or it is the home folder, whose project file is the user file).
+   */
+  readonly projectTrusted: boolean | undefined;
+  /** The project folder's real path (symbolic links resolved), or `undefined` without a project. */
+  readonly projectFolder: string | undefined;
+  /** The trusted-folders store that `projectTrust: 'auto'` reads. */
+  readonly trustedFoldersFilePath: string;
+  /**
    * Every server that loaded, blocked and disabled ones included, in priority order: the order
    * in which names first appear reading the user file, then the project file, then the system
    * file, each top to bottom. A higher scope replaces an entry without moving it.
@@ -79,6 +101,12 @@ interface MergedEntry {
  * settings and merges their `mcpServers`: an entry of a higher scope (user < project < system)
  * replaces the whole entry of a lower one. Never throws for bad files: see `errors`.
  *
+ * Folder trust: unless the project folder is trusted (`projectTrust`), every server whose winning
+ * entry comes from the project file is blocked with code `UNTRUSTED_PROJECT`, including one that
+ * replaces a user entry of the same name (the user entry is not used instead: the name stays
+ * blocked until the folder is trusted or the project entry is removed). User and system servers
+ * are not affected.
+ *
  * @example
  * const settings = await loadSettings({ projectDir: process.cwd() });
  * for (const server of settings.servers) if (!server.blockReason && server.enabled) connect(server);
@@ -92,6 +120,9 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
   const allowedLists: (readonly string[])[] = [];
   const excluded = new Map<string, string>();
   let invalidList = false;
+  const trust = await resolveProjectTrust(options);
+  errors.push(...trust.errors);
+  warnings.push(...trust.warnings);
 
   for (const scope of SETTINGS_SCOPES) {
     const filePath = getSettingsFilePath(scope, options);
@@ -110,6 +141,8 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
     errors.push(...parsed.errors);
     warnings.push(...parsed.warnings);
     for (const server of parsed.servers) merged.set(server.name, { config: server.config, configAsWritten: server.configAsWritten, scope, filePath });
+    // An untrusted project lists its servers (as blocked) but nothing else in its file takes effect.
+    if (scope === 'project' && trust.trusted === false) continue;
     if (parsed.allowed !== undefined) allowedLists.push(parsed.allowed);
     for (const name of parsed.excluded ?? []) if (!excluded.has(normalizeServerName(name))) excluded.set(normalizeServerName(name), name);
     invalidList ||= parsed.invalidList;
@@ -140,21 +173,61 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
       scope: entry.scope,
       filePath: entry.filePath,
       transport,
-      blockReason: policy.getServerBlockReason(name),
+      blockReason: policy.getServerBlockReason(name) ?? (entry.scope === 'project' && trust.trusted === false ? untrustedReason(name, trust.folder as string, options) : undefined),
       enabled: isServerEnabled(name),
     });
   }
   warnings.push(...caseCollisions(merged));
 
+  const getServer = (name: string): LoadedServer | undefined =>
+    servers.find((server) => server.name === name) ?? servers.find((server) => normalizeServerName(server.name) === normalizeServerName(name));
+  const getServerBlockReason = (name: string): ServerBlockReason | undefined => {
+    const server = getServer(name);
+    return server === undefined ? policy.getServerBlockReason(name) : server.blockReason;
+  };
   return {
     ...policy,
+    getServerBlockReason,
+    isServerAllowed: (name) => getServerBlockReason(name) === undefined,
+    projectTrusted: trust.trusted,
+    projectFolder: trust.folder,
+    trustedFoldersFilePath: trust.filePath,
     servers,
     files,
     enablementFilePath,
     errors,
     warnings,
     isServerEnabled,
-    getServer: (name) => servers.find((server) => server.name === name) ?? servers.find((server) => normalizeServerName(server.name) === normalizeServerName(name)),
+    getServer,
+  };
+}
+
+interface ProjectTrust {
+  trusted: boolean | undefined;
+  folder: string | undefined;
+  filePath: string;
+  errors: readonly ConfigError[];
+  warnings: readonly ConfigWarning[];
+}
+
+async function resolveProjectTrust(options: LoadSettingsOptions): Promise<ProjectTrust> {
+  const filePath = getTrustedFoldersFilePath(options);
+  const projectFile = getSettingsFilePath('project', options);
+  if (options.projectDir === undefined || projectFile === getSettingsFilePath('user', options)) {
+    return { trusted: undefined, folder: undefined, filePath, errors: [], warnings: [] };
+  }
+  const mode = options.projectTrust ?? 'auto';
+  if (mode !== 'auto') return { trusted: mode, folder: await realFolderPath(options.projectDir), filePath, errors: [], warnings: [] };
+  const found = await getFolderTrust({ ...options, folder: options.projectDir });
+  return { trusted: found.trusted, folder: found.folder, filePath, errors: found.errors, warnings: found.warnings };
+}
+
+function untrustedReason(name: string, folder: string, options: LoadSettingsOptions): ServerBlockReason {
+  const command = options.trustCommand ?? 'toolhost trust';
+  return {
+    code: 'UNTRUSTED_PROJECT',
+    projectFolder: folder,
+    message: `MCP server "${name}" comes from the settings of the project folder ${folder}, which is not trusted, so it is not started. If you trust this folder, run "${command}" in ${folder}.`,
   };
 }
 

@@ -10,10 +10,17 @@ export function normalizeServerName(name: string): string {
 
 /** Why a server may not be used. */
 export interface ServerBlockReason {
-  /** `EXCLUDED`: named in `mcp.excluded`; `NOT_ALLOWED`: `mcp.allowed` is set and does not name it; `INVALID_LIST`: a list is malformed, so every server is blocked until it is fixed. */
-  readonly code: 'EXCLUDED' | 'NOT_ALLOWED' | 'INVALID_LIST';
+  /**
+   * `EXCLUDED`: named in `mcp.excluded`; `NOT_ALLOWED`: `mcp.allowed` is set and does not name it;
+   * `INVALID_LIST`: a list is malformed, so every server is blocked until it is fixed;
+   * `UNTRUSTED_PROJECT`: its entry comes from the settings of a project folder the user has not
+   * trusted (set by `loadSettings`, never by this policy).
+   */
+  readonly code: 'EXCLUDED' | 'NOT_ALLOWED' | 'INVALID_LIST' | 'UNTRUSTED_PROJECT';
   /** A sentence for people. */
   readonly message: string;
+  /** With `UNTRUSTED_PROJECT`: the project folder (real path) that would have to be trusted. */
+  readonly projectFolder?: string;
 }
 
 /** Options of {@link createServerAccessPolicy}. */

@@ -26,7 +26,7 @@ export interface SetServerEnabledResult {
  * Enables or disables a configured server persistently, in `~/<appDir>/mcp-server-enablement.json`
  * (`{ "<name>": { "enabled": false } }`, keys normalized, as Gemini CLI does).
  * Throws `SERVER_NOT_FOUND` for a name no scope configures, and `SERVER_BLOCKED` when enabling a
- * server that `mcp.allowed`/`mcp.excluded` blocks.
+ * server that is blocked (by `mcp.allowed`/`mcp.excluded`, or because its project folder is not trusted).
  */
 export async function setServerEnabled(options: SetServerEnabledOptions): Promise<SetServerEnabledResult> {
   const settings = await loadSettings(options);
@@ -42,7 +42,9 @@ export async function setServerEnabled(options: SetServerEnabledOptions): Promis
     throw new ConfigError({
       code: 'SERVER_BLOCKED',
       serverName: server.name,
-      message: `${server.blockReason.message} Change mcp.allowed or mcp.excluded before enabling it.`,
+      message: server.blockReason.code === 'UNTRUSTED_PROJECT'
+        ? server.blockReason.message
+        : `${server.blockReason.message} Change mcp.allowed or mcp.excluded before enabling it.`,
     });
   }
   const filePath = settings.enablementFilePath;

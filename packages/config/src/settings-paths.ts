@@ -21,6 +21,9 @@ export const SETTINGS_FILE_NAME = 'settings.json';
 /** Name of the file in `~/<appDir>` that records servers the user disabled. */
 export const ENABLEMENT_FILE_NAME = 'mcp-server-enablement.json';
 
+/** Name of the file in `~/<appDir>` that records the folders the user trusts. */
+export const TRUSTED_FOLDERS_FILE_NAME = 'trusted-folders.json';
+
 /** Where the settings files are. */
 export interface SettingsLocation {
   /** Folder name of the settings; pass `.gemini` or `.qwen` to read those CLIs' files. @default '.toolhost' */
@@ -49,6 +52,11 @@ export function getSettingsFilePath(scope: SettingsScope, location: SettingsLoca
 /** Path of the persisted enable/disable file, `~/<appDir>/mcp-server-enablement.json`. */
 export function getEnablementFilePath(location: SettingsLocation = {}): string {
   return join(resolve(location.homeDir ?? homedir()), location.appDir ?? DEFAULT_APP_DIR, ENABLEMENT_FILE_NAME);
+}
+
+/** Path of the trusted-folders store, `~/<appDir>/trusted-folders.json`. */
+export function getTrustedFoldersFilePath(location: Pick<SettingsLocation, 'appDir' | 'homeDir'> = {}): string {
+  return join(resolve(location.homeDir ?? homedir()), location.appDir ?? DEFAULT_APP_DIR, TRUSTED_FOLDERS_FILE_NAME);
 }
 
 /** True when both paths name the same folder (symbolic links resolved when the folders exist). */

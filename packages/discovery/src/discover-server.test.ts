@@ -1,19 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DiscoveryErrorCode } from './discovery-error.js';
-import type { McpServerManagerOptions } from './manager-types.js';
-import { McpServerManager } from './mcp-server-manager.js';
 import { McpServerStatus } from './server-status.js';
-import { everythingServer, firstText, stdioFixture } from './test-support.js';
+import { closingManagers, everythingServer, firstText, stdioFixture } from './test-support.js';
 
-const managers: McpServerManager[] = [];
-function createManager(options: McpServerManagerOptions): McpServerManager {
-  const manager = new McpServerManager(options);
-  managers.push(manager);
-  return manager;
-}
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((manager) => manager.close()));
-});
+const createManager = closingManagers();
 
 describe('discovery of every page', () => {
   it('reads every page of tools, prompts and resources, and treats MethodNotFound as none', async () => {

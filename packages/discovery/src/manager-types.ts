@@ -32,7 +32,11 @@ export interface ServerErrorInfo {
   message: string;
   /** The {@link DiscoveryError} code. */
   code: string;
-  /** The `code` of the underlying error (a transport or OAuth error), when it has one. */
+  /**
+   * The stable `code` of the root cause: the deepest toolhost error (transport, OAuth...) in the
+   * `cause` chain, e.g. `AUTH_REQUIRED` for an OAuth provider's refusal under a connect failure;
+   * else the immediate cause's string code, when it has one.
+   */
   causeCode?: string | undefined;
 }
 

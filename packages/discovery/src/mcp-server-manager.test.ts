@@ -1,26 +1,17 @@
 import { execFileSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DiscoveryErrorCode } from './discovery-error.js';
 import { McpServerManager } from './mcp-server-manager.js';
-import type { McpServerManagerOptions } from './manager-types.js';
 import { DiscoveryState, McpServerStatus } from './server-status.js';
-import { firstText, isAlive, stdioFixture } from './test-support.js';
+import { closingManagers, firstText, isAlive, stdioFixture } from './test-support.js';
 
 /** Command lines of every running process (to find a fixture child by a unique argument). */
 function processArgs(): string {
   return execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
 }
 
-const managers: McpServerManager[] = [];
-function createManager(options: McpServerManagerOptions): McpServerManager {
-  const manager = new McpServerManager(options);
-  managers.push(manager);
-  return manager;
-}
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((manager) => manager.close()));
-});
+const createManager = closingManagers();
 
 describe('McpServerManager discovery', () => {
   it('discovers a stdio server and goes NOT_STARTED → IN_PROGRESS → COMPLETED with events', async () => {

@@ -1,20 +1,10 @@
 import { startHttpFixture } from '@toolhost-internal/fixtures';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
-import type { McpServerManagerOptions } from './manager-types.js';
-import { McpServerManager } from './mcp-server-manager.js';
 import { McpServerStatus } from './server-status.js';
-import { firstText, nextEvent, stdioFixture } from './test-support.js';
+import { closingManagers, firstText, nextEvent, stdioFixture } from './test-support.js';
 
-const managers: McpServerManager[] = [];
-function createManager(options: McpServerManagerOptions): McpServerManager {
-  const manager = new McpServerManager(options);
-  managers.push(manager);
-  return manager;
-}
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((manager) => manager.close()));
-});
+const createManager = closingManagers();
 
 describe('a server that goes away', () => {
   it('fails the call in flight at once, naming the server, then reconnects and rediscovers', async () => {

@@ -5,16 +5,16 @@ import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
 import type { ServerDefinition, ServerErrorInfo, ServerSnapshot } from './manager-types.js';
 import type { ListKind, ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
+import { rootCauseCode } from './root-cause-code.js';
 
 /** Nothing offered. */
 export function emptyOfferings(): ServerOfferings {
   return { tools: [], prompts: [], resources: [], resourceTemplates: [] };
 }
 
-/** The public form of an error. */
+/** The public form of an error; `causeCode` is the root cause's stable code (see {@link rootCauseCode}). */
 export function errorInfo(error: DiscoveryError): ServerErrorInfo {
-  const cause = error.cause as { code?: unknown } | undefined;
-  const causeCode = typeof cause?.code === 'string' ? cause.code : undefined;
+  const causeCode = rootCauseCode(error);
   return { message: error.message, code: error.code, ...(causeCode ? { causeCode } : {}) };
 }
 

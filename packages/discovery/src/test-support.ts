@@ -3,8 +3,25 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fixtureBinPath, type FixtureBehaviour } from '@toolhost-internal/fixtures';
 import type { McpServerConfig } from '@toolhost/config';
-import type { McpServerManager } from './mcp-server-manager.js';
-import type { McpServerManagerEvents } from './manager-types.js';
+import { afterEach } from 'vitest';
+import { McpServerManager } from './mcp-server-manager.js';
+import type { McpServerManagerEvents, McpServerManagerOptions } from './manager-types.js';
+
+/**
+ * A `createManager` for one test file: call it at the top level of the file; every manager
+ * it creates is closed after each test, so no fixture process outlives its test.
+ */
+export function closingManagers(): (options: McpServerManagerOptions) => McpServerManager {
+  const managers: McpServerManager[] = [];
+  afterEach(async () => {
+    await Promise.all(managers.splice(0).map((manager) => manager.close()));
+  });
+  return (options) => {
+    const manager = new McpServerManager(options);
+    managers.push(manager);
+    return manager;
+  };
+}
 
 /** A stdio server entry that runs a fixture binary with `--kebab=value` options. */
 export function stdioFixture(

@@ -1,19 +1,10 @@
 import { HOSTILE_TOOLS } from '@toolhost-internal/fixtures';
-import { afterEach, describe, expect, it } from 'vitest';
-import type { McpServerManagerOptions } from './manager-types.js';
-import { McpServerManager } from './mcp-server-manager.js';
+import { describe, expect, it } from 'vitest';
+import type { McpServerManager } from './mcp-server-manager.js';
 import { McpServerStatus } from './server-status.js';
-import { firstText, stdioFixture } from './test-support.js';
+import { closingManagers, firstText, stdioFixture } from './test-support.js';
 
-const managers: McpServerManager[] = [];
-function createManager(options: McpServerManagerOptions): McpServerManager {
-  const manager = new McpServerManager(options);
-  managers.push(manager);
-  return manager;
-}
-afterEach(async () => {
-  await Promise.all(managers.splice(0).map((manager) => manager.close()));
-});
+const createManager = closingManagers();
 
 async function whoAnswers(manager: McpServerManager, registeredName: string): Promise<string | undefined> {
   const result = await manager.callTool(registeredName, { names: ['TOOLHOST_WHO'] });

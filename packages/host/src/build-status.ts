@@ -29,6 +29,13 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
     const stdio = transport.transport === 'stdio';
     const stderrTail = snapshot?.stderrTail ?? [];
     const lastError = snapshot?.lastError?.message ?? server.blockedReason;
+    const errorCode =
+      server.blockedReason !== undefined
+        ? (server.blockedCode ?? 'SERVER_BLOCKED')
+        : snapshot?.lastError
+          ? (snapshot.lastError.causeCode ?? snapshot.lastError.code)
+          : undefined;
+    const connected = snapshot?.status === 'connected';
     return {
       name: server.name,
       status: snapshot?.status ?? (server.disabled ? 'disabled' : server.blockedReason ? 'blocked' : 'disconnected'),
@@ -51,7 +58,8 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
         })),
       prompts: input.prompts.filter((prompt) => prompt.serverName === server.name).map((prompt) => prompt.name),
       resourceCount: snapshot?.resources.length ?? 0,
-      ...(lastError !== undefined && snapshot?.status !== 'connected' ? { lastError } : {}),
+      ...(lastError !== undefined && !connected ? { lastError } : {}),
+      ...(errorCode !== undefined && !connected ? { errorCode } : {}),
       needsAuthentication: snapshot?.status !== 'connected' && needsAuthentication(snapshot?.lastError),
       ...(stderrTail.length > 0 ? { stderrTail } : {}),
       ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}),

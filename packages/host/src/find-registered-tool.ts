@@ -1,5 +1,6 @@
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import type { ReadonlyRegistry, RegisteredTool } from '@toolhost/discovery';
+import { getToolPresentation } from './client-features/index.js';
 import type { HostToolDefinition } from './model-adapter.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import type { FoundTool } from './run-tool-call.js';
@@ -7,6 +8,7 @@ import type { FoundTool } from './run-tool-call.js';
 /** A registry entry in the adapter-facing form. */
 export function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
   const { tool } = entry;
+  const { icons } = getToolPresentation(tool);
   return {
     name: entry.registeredName,
     serverName: entry.serverName,
@@ -16,6 +18,7 @@ export function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
     ...(tool.title ? { title: tool.title } : {}),
     ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+    ...(icons.length > 0 ? { icons } : {}),
   };
 }
 

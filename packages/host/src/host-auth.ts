@@ -17,35 +17,19 @@ export function defaultTokenStore(source: SettingsSource): TokenStore {
 }
 
 /**
- * Transport options of one server: the OAuth provider of a remote server, when it can
- * authenticate without the user (a stored token, or a Google provider). Without a stored token
- * no provider is passed, so a 401 surfaces as `AUTH_REQUIRED` and the host reports that the
- * server needs the user to sign in, rather than starting a browser flow by itself.
+ * Transport options of one server: the OAuth provider of every remote server. The provider uses
+ * a stored token (refreshing it when it can) and never starts a browser flow by itself: without
+ * a usable token a 401 makes it throw `OAuthError` `AUTH_REQUIRED`, which the transport and
+ * discovery keep as the error's code, so the host reports that the server needs the user to
+ * sign in (`/mcp auth <server>`).
  */
 export function transportOptionsFor(options: {
   readonly server: ResolvedServer | undefined;
   readonly tokenStore: TokenStore;
-  readonly hasStoredToken: boolean;
 }): TransportOptions | undefined {
   const { server, tokenStore } = options;
   if (!server || server.transport.transport === 'stdio') return undefined;
-  const google = server.config.authProviderType !== undefined && server.config.authProviderType !== 'dynamic_discovery';
-  if (!google && !options.hasStoredToken) return undefined;
   return { authProvider: createAuthProvider({ serverName: server.name, config: server.config, tokenStore }) };
-}
-
-/** The remote servers that have a stored OAuth token. */
-export async function serversWithStoredTokens(servers: readonly ResolvedServer[], tokenStore: TokenStore): Promise<Set<string>> {
-  const names = new Set<string>();
-  await Promise.all(
-    servers
-      .filter((server) => server.transport.transport !== 'stdio')
-      .map(async (server) => {
-        const credentials = await tokenStore.get(server.name).catch(() => undefined);
-        if (credentials) names.add(server.name);
-      }),
-  );
-  return names;
 }
 
 /** True when a server's last error says it needs the user to sign in. */

@@ -44,6 +44,14 @@ export interface ServerStatusView {
   readonly resourceCount: number;
   /** Why the server is not connected, when it is not. */
   readonly lastError?: string;
+  /**
+   * Stable code of why the server is not connected, when it is not: the root cause's code when
+   * there is one (`AUTH_REQUIRED`, `SPAWN_FAILED`, `CONNECTION_CLOSED`, `HTTP_STATUS`, ... from the
+   * transport or OAuth layer), else discovery's (`CONNECT_FAILED`, `DISCOVERY_TIMEOUT`,
+   * `NOTHING_OFFERED`, ...); for a server the settings block, the block reason's code (`EXCLUDED`,
+   * `NOT_ALLOWED`, `INVALID_LIST`, `UNTRUSTED_PROJECT`). Match on this, never on `lastError`'s text.
+   */
+  readonly errorCode?: string;
   /** True when the server answered 401: the user must sign in (`/mcp auth <name>`). */
   readonly needsAuthentication: boolean;
   /** The last lines the server wrote to stderr, when captured. */

@@ -29,7 +29,11 @@ export type {
   ConfirmationOptionId,
   McpConfirmationDetails,
 } from './tool-call.js';
-export type { ToolCallResult } from './run-tool-call.js';
+export type { ToolCallResult, StructuredContentReport } from './run-tool-call.js';
+export { findArgumentPosition } from './complete-slash-command.js';
+export type { SlashCommandArgumentPosition, SlashCommandCompletion } from './complete-slash-command.js';
+/** Resources and resource templates as `McpToolHost.listResources` / `listResourceTemplates` return them. */
+export type { RegisteredResource, RegisteredResourceTemplate } from '@toolhost/discovery';
 export type { HostEvents, HostEventListener } from './host-events.js';
 export { HostError } from './host-error.js';
 export type { HostErrorCode, HostErrorOptions } from './host-error.js';

@@ -1,16 +1,29 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import type { ConfigError, ConfigWarning } from '@toolhost/config';
-import { DEFAULT_CLIENT_INFO, McpServerManager } from '@toolhost/discovery';
+import {
+  DEFAULT_CLIENT_INFO,
+  McpServerManager,
+  type RegisteredResource,
+  type RegisteredResourceTemplate,
+} from '@toolhost/discovery';
 import { buildStatus } from './build-status.js';
 import { forwardManagerEvents } from './forward-manager-events.js';
 import {
   RootsController,
+  completeArgument,
   createClientFeatures,
+  readResourceParts,
+  resolveResourceReferences,
+  setLogLevel,
   type AttachedClientFeatures,
+  type CompletionSuggestions,
+  type ResolvedResourceReferences,
+  type ResourceContentPart,
   type ResourceSubscriptions,
   type ServerLogEvent,
 } from './client-features/index.js';
+import { findArgumentPosition, type SlashCommandCompletion } from './complete-slash-command.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { formatStatus } from './format-status.js';
 import { HostError } from './host-error.js';
@@ -32,7 +45,7 @@ import {
   type SlashCommandResult,
 } from './slash-command.js';
 import { BUILT_IN_COMMANDS } from './built-in-commands.js';
-import { defaultTokenStore, needsAuthentication, serversWithStoredTokens, signIn, transportOptionsFor } from './host-auth.js';
+import { defaultTokenStore, needsAuthentication, signIn, transportOptionsFor } from './host-auth.js';
 import type { TokenStore } from '@toolhost/oauth';
 import { createToolPolicy, type ToolPolicy } from './tool-policy.js';
 import { mapToolResult, type ResultMappingOptions } from './map-tool-result.js';
@@ -93,13 +106,13 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #maxTotalCallTimeoutMs: number;
   readonly #resultMapping: ResultMappingOptions;
   readonly #tokenStore: TokenStore;
-  #withTokens = new Set<string>();
   readonly #attached = new Map<string, { client: Client; features: AttachedClientFeatures }>();
   #closed = false;
   #callCounter = 0;
   #executionCounter = 0;
 
-  private constructor(
+  /** Use {@link McpToolHost.create}; protected so that subclasses (overriding `createClient`...) can exist. */
+  protected constructor(
     options: McpToolHostOptions<TTool, TResponse, TToolResults>,
     resolved: Awaited<ReturnType<typeof resolveServers>>,
   ) {
@@ -125,11 +138,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       servers: this.#servers,
       clientInfo: this.#clientInfo,
       transportOptions: (serverName) =>
-        transportOptionsFor({
-          server: this.#servers.find((server) => server.name === serverName),
-          tokenStore: this.#tokenStore,
-          hasStoredToken: this.#withTokens.has(serverName),
-        }),
+        transportOptionsFor({ server: this.#servers.find((server) => server.name === serverName), tokenStore: this.#tokenStore }),
       createClient: (serverName) => this.createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
@@ -139,7 +148,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
 
   /**
    * Create a host. Reads the settings files (or takes `settings` directly) but connects to
-   * nothing until {@link McpToolHost.discover}.
+   * nothing until {@link McpToolHost.discover}. Called on a subclass (`MyHost.create(...)`), it
+   * constructs that subclass, so overrides such as `createClient` take effect.
    */
   static async create<TTool = unknown, TResponse = unknown, TToolResults = unknown>(
     options: McpToolHostOptions<TTool, TResponse, TToolResults> = {},
@@ -160,7 +170,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         cause: error,
       });
     }
-    return new McpToolHost(options, resolved);
+    const HostClass = this as unknown as new (
+      hostOptions: McpToolHostOptions<TTool, TResponse, TToolResults>,
+      hostResolved: Awaited<ReturnType<typeof resolveServers>>,
+    ) => McpToolHost<TTool, TResponse, TToolResults>;
+    return new HostClass(options, resolved);
   }
 
   /** Listen to a host event; the returned function removes the listener. */
@@ -196,7 +210,6 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    */
   async discover(): Promise<HostStatus> {
     this.#assertOpen();
-    this.#withTokens = await serversWithStoredTokens(this.#servers, this.#tokenStore);
     await this.#manager.discoverAll();
     for (const snapshot of this.#manager.listServers()) {
       const server = this.#servers.find((candidate) => candidate.name === snapshot.name);
@@ -224,7 +237,6 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       ...(this.#ui.openBrowser ? { openBrowser: (url: string) => this.#ui.openBrowser?.(url) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
     });
-    this.#withTokens.add(serverName);
     await this.#manager.reconnect(serverName);
     return this.getStatus();
   }
@@ -340,6 +352,147 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   }
 
   /**
+   * Resolve the `@server:uri` references in user input (`summarise @docs:file:///guide.md`) into
+   * parts for the model: the input, then `Content from @server:uri:` and the resource's text or
+   * binary data for each reference. Unknown or unconnected servers and failed reads are listed in
+   * `failed` (each a `ClientFeatureError`) and noted in a text part; nothing is thrown.
+   */
+  async resolveResourceReferences(
+    input: string,
+    options: { readonly signal?: AbortSignal } = {},
+  ): Promise<ResolvedResourceReferences> {
+    this.#assertOpen();
+    return resolveResourceReferences({
+      input,
+      getClient: (serverName) => this.#manager.getClient(serverName),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /**
+   * `resources/read` on one server: each content item as a part (text as `text`, binary as
+   * `inlineData`). Without `serverName`, the connected server that lists `uri` is used.
+   *
+   * @throws HostError `SERVER_NOT_FOUND` when no connected server fits; `ClientFeatureError`
+   * `RESOURCE_READ_FAILED` when the server fails the read.
+   */
+  async readResource(options: {
+    readonly uri: string;
+    readonly serverName?: string;
+    readonly signal?: AbortSignal;
+  }): Promise<ResourceContentPart[]> {
+    this.#assertOpen();
+    const serverName = options.serverName ?? this.#manager.findResource(options.uri)?.serverName;
+    if (serverName === undefined) {
+      throw new HostError({
+        code: 'SERVER_NOT_FOUND',
+        message: `No connected MCP server lists the resource "${options.uri}"; pass serverName to read it from a given server.`,
+      });
+    }
+    const client = this.#requireClient(serverName, `read "${options.uri}"`);
+    return readResourceParts(client, { serverName, uri: options.uri, ...(options.signal ? { signal: options.signal } : {}) });
+  }
+
+  /** The resources the connected servers list (every page), optionally of one server only. */
+  listResources(options: { readonly serverName?: string } = {}): RegisteredResource[] {
+    return this.#manager.resources.list().filter((entry) => options.serverName === undefined || entry.serverName === options.serverName);
+  }
+
+  /** The resource templates the connected servers list (every page), optionally of one server only. */
+  listResourceTemplates(options: { readonly serverName?: string } = {}): RegisteredResourceTemplate[] {
+    return this.#manager.resourceTemplates
+      .list()
+      .filter((entry) => options.serverName === undefined || entry.serverName === options.serverName);
+  }
+
+  /**
+   * Subscribe to a resource (`resources/subscribe`); its changes arrive as `resource-update` events.
+   *
+   * @throws HostError `SERVER_NOT_FOUND` when the server is not connected; `ClientFeatureError`
+   * `CAPABILITY_NOT_SUPPORTED` when it offers no subscriptions.
+   */
+  async subscribeResource(serverName: string, uri: string): Promise<void> {
+    this.#assertOpen();
+    const subscriptions = this.getResourceSubscriptions(serverName);
+    if (!subscriptions) throw this.#notConnected(serverName, `subscribe to "${uri}"`);
+    await subscriptions.subscribe(uri);
+  }
+
+  /** Unsubscribe from a resource (no request when it was not subscribed, or the server is gone). */
+  async unsubscribeResource(serverName: string, uri: string): Promise<void> {
+    this.#assertOpen();
+    await this.getResourceSubscriptions(serverName)?.unsubscribe(uri);
+  }
+
+  /**
+   * Set the level of the log messages a server sends (`logging/setLevel`); they arrive as
+   * `server-log` events.
+   *
+   * @throws HostError `SERVER_NOT_FOUND` when the server is not connected; `ClientFeatureError`
+   * `CAPABILITY_NOT_SUPPORTED` when it does not support logging.
+   */
+  async setLogLevel(serverName: string, level: LoggingLevel): Promise<void> {
+    this.#assertOpen();
+    await setLogLevel(this.#requireClient(serverName, 'set its log level'), { serverName, level });
+  }
+
+  /**
+   * Suggestions for one argument of a prompt slash command (`completion/complete`), given what
+   * the user typed so far and the arguments already given (`context`). No suggestions when the
+   * server does not offer completions.
+   *
+   * @throws HostError `COMMAND_NOT_FOUND` for an unknown prompt command; `SERVER_NOT_FOUND` when
+   * its server is not connected.
+   */
+  async completePromptArgument(options: {
+    /** The slash command name of the prompt (`poem-writer`). */
+    readonly command: string;
+    /** The argument being typed. */
+    readonly argument: string;
+    /** What the user typed so far. */
+    readonly value: string;
+    /** Arguments already given. */
+    readonly context?: Readonly<Record<string, string>>;
+    /** Aborts the request. */
+    readonly signal?: AbortSignal;
+  }): Promise<CompletionSuggestions> {
+    this.#assertOpen();
+    const command = this.#findPromptCommand(options.command);
+    return completeArgument(this.#requireClient(command.serverName, `complete /${command.name}`), {
+      ref: { type: 'prompt', name: command.promptName },
+      argument: options.argument,
+      value: options.value,
+      ...(options.context && Object.keys(options.context).length > 0 ? { context: options.context } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /**
+   * Completions while the user types a prompt slash command: finds the argument being typed at
+   * the end of `line` (`/poem-writer --mood=rev`, or positionally `/poem-writer "Gemini CLI" r`)
+   * and asks the prompt's server for values. Undefined when the line is not a prompt command or
+   * no argument is being typed (see `valueStart` to replace the typed value with a suggestion).
+   *
+   * @throws HostError `SERVER_NOT_FOUND` when the prompt's server is not connected.
+   */
+  async completeSlashCommand(line: string, options: { readonly signal?: AbortSignal } = {}): Promise<SlashCommandCompletion | undefined> {
+    this.#assertOpen();
+    const name = /^\s*\/(\S+)/.exec(line)?.[1];
+    const command = this.#promptCommands().find((prompt) => prompt.name === name);
+    if (!command) return undefined;
+    const position = findArgumentPosition({ line, commandName: command.name, arguments: command.arguments });
+    if (!position) return undefined;
+    const suggestions = await this.completePromptArgument({
+      command: command.name,
+      argument: position.argument,
+      value: position.value,
+      context: position.context,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { ...position, ...suggestions };
+  }
+
+  /**
    * Subscribe to a connected server's resources (`resources/subscribe`); updates arrive as
    * `resource-update` events. Undefined when the server is not connected.
    */
@@ -349,7 +502,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     return attached && client === attached.client ? attached.features.subscriptions : undefined;
   }
 
-  /** The discovery layer underneath, for features the host does not wrap (resources, reconnect). */
+  /** The discovery layer underneath, for features the host does not wrap (reconnect, raw requests). */
   get manager(): McpServerManager {
     return this.#manager;
   }
@@ -369,6 +522,36 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       this.#manager.prompts.list(),
       BUILT_IN_COMMANDS.map((command) => command.name),
     );
+  }
+
+  #findPromptCommand(name: string): PromptCommand {
+    const commands = this.#promptCommands();
+    const command = commands.find((prompt) => prompt.name === name);
+    if (!command) {
+      throw new HostError({
+        code: 'COMMAND_NOT_FOUND',
+        commandName: name,
+        message: `No MCP prompt command is named "/${name}". Prompt commands: ${commands.map((prompt) => `/${prompt.name}`).join(', ') || 'none (run discover() first)'}.`,
+      });
+    }
+    return command;
+  }
+
+  #requireClient(serverName: string, what: string): Client {
+    const client = this.#manager.getClient(serverName);
+    if (!client) throw this.#notConnected(serverName, what);
+    return client;
+  }
+
+  #notConnected(serverName: string, what: string): HostError {
+    const configured = this.#servers.some((server) => server.name === serverName);
+    return new HostError({
+      code: 'SERVER_NOT_FOUND',
+      serverName,
+      message: configured
+        ? `MCP server "${serverName}" is not connected, so the host cannot ${what}; see /mcp for why.`
+        : `No MCP server named "${serverName}" is configured, so the host cannot ${what}.`,
+    });
   }
 
   #runCall(call: ModelToolCall, signal: AbortSignal | undefined): Promise<ToolCallResult> {

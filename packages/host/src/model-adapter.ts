@@ -6,6 +6,8 @@
  * written against an earlier version.
  */
 
+import type { ToolIcon } from './client-features/index.js';
+
 /** Schema profiles understood by `@toolhost/schema-sanitizer`. */
 export type SchemaProfile = 'gemini' | 'gemini-json-schema' | 'openai-strict' | 'anthropic' | 'none';
 
@@ -30,6 +32,12 @@ export interface HostToolDefinition {
   readonly title?: string;
   /** MCP tool annotations (hints such as `readOnlyHint`), when the server gives them. */
   readonly annotations?: Readonly<Record<string, unknown>>;
+  /**
+   * Icons for displaying the tool (MCP 2025-11-25 `icons`), when the server gives some. Only
+   * `https:` and `data:` sources are kept (see `getToolPresentation`); a UI may show them, a
+   * model adapter ignores them.
+   */
+  readonly icons?: readonly ToolIcon[];
 }
 
 /** A tool call the model asked for, in vendor-neutral form. */
@@ -55,7 +63,10 @@ export interface ToolCallOutcome {
   readonly parts: readonly ToolResultPart[];
   /** True when the tool failed, was refused or was cancelled; the text part says why. */
   readonly isError: boolean;
-  /** The server's `structuredContent`, when it sent one. */
+  /**
+   * The server's `structuredContent`, when it sent one; for a tool with an `outputSchema` that
+   * returned its JSON only as text, that JSON object (checked leniently, see `checkStructuredContent`).
+   */
   readonly structuredContent?: Readonly<Record<string, unknown>>;
 }
 

@@ -44,6 +44,8 @@ export interface SettingsSource {
 export interface ResolvedServer extends ServerDefinition {
   /** How the server is reached (for the status view). */
   readonly transport: ServerTransportInfo;
+  /** Why the settings block the server, as the config's stable code (`EXCLUDED`, `NOT_ALLOWED`, `UNTRUSTED_PROJECT`, ...). */
+  readonly blockedCode?: string | undefined;
 }
 
 /** The servers to manage, plus what went wrong reading them. */
@@ -82,6 +84,7 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
         config: entry.config,
         transport,
         blockedReason: policy.getServerBlockReason(entry.name)?.message,
+        blockedCode: policy.getServerBlockReason(entry.name)?.code,
       });
     }
     return { servers, errors: parsed.errors, warnings: parsed.warnings };
@@ -99,6 +102,7 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
       config: server.config,
       transport: server.transport,
       blockedReason: server.blockReason?.message,
+      blockedCode: server.blockReason?.code,
       disabled: !server.enabled,
     })),
     errors: loaded.errors,

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { StructuredContentStatus } from './client-features/index.js';
 import { describeToolArguments } from './describe-tool-arguments.js';
 import { HostError, type HostErrorCode } from './host-error.js';
 import type { HostToolDefinition, ModelToolCall, ToolCallOutcome, ToolResultPart } from './model-adapter.js';
@@ -34,8 +35,22 @@ export interface MappedResult {
   readonly display: string;
   /** Whether the tool reported an error. */
   readonly isError: boolean;
-  /** The server's `structuredContent`. */
+  /** The server's `structuredContent`, or the JSON object its text held when the tool has an `outputSchema`. */
   readonly structuredContent?: Readonly<Record<string, unknown>>;
+  /** How the structured content relates to the tool's `outputSchema` (absent when neither exists). */
+  readonly structuredContentCheck?: StructuredContentReport;
+}
+
+/** The lenient `outputSchema` check of one result: reported, never fatal. */
+export interface StructuredContentReport {
+  /**
+   * `valid`, `recovered-from-text` (JSON only in text, used as the structured content), `invalid`
+   * (does not match the schema; passed on anyway), `missing`, `unchecked` (schema not compilable)
+   * or `error-result`.
+   */
+  readonly status: StructuredContentStatus;
+  /** Why validation failed, for `invalid` and `unchecked`. */
+  readonly errorMessage?: string;
 }
 
 /** A registered tool found by name. */
@@ -80,6 +95,8 @@ export interface ToolCallResult extends ToolCallOutcome {
   readonly toolCall: ToolCall;
   /** The typed error when the call did not succeed. */
   readonly error?: HostError;
+  /** How the result's structured content relates to the tool's `outputSchema`, when the tool has one or sent structured content. */
+  readonly structuredContentCheck?: StructuredContentReport;
 }
 
 function errorCodeOf(error: unknown, signal: AbortSignal | undefined): HostErrorCode {
@@ -278,7 +295,10 @@ export async function runToolCall(
   }
 
   const mapped = deps.mapResult(result, tool);
-  const structured = mapped.structuredContent ? { structuredContent: mapped.structuredContent } : {};
+  const structured = {
+    ...(mapped.structuredContent ? { structuredContent: mapped.structuredContent } : {}),
+    ...(mapped.structuredContentCheck ? { structuredContentCheck: mapped.structuredContentCheck } : {}),
+  };
   if (mapped.isError) {
     const error = new HostError({
       code: 'TOOL_REPORTED_ERROR',

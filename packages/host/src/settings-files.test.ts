@@ -1,6 +1,7 @@
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { trustFolder } from '@toolhost/config';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
 import { fixtureServer } from './test-support.js';
@@ -34,12 +35,19 @@ describe('McpToolHost reading settings files', () => {
         }
       }`,
     );
-    const host = await McpToolHost.create({
+    const options = {
       appDir: '.myapp',
       projectDir: project,
       homeDir: home,
       env: { ...process.env, HOST_TEST_GREETING: 'hello from env' },
-    });
+    };
+    // Until the user trusts the project folder, its servers are blocked with a stable code.
+    const untrusted = await McpToolHost.create(options);
+    const blocked = untrusted.getStatus().servers.find((status) => status.name === 'fromProject');
+    expect([blocked?.status, blocked?.errorCode]).toEqual(['blocked', 'UNTRUSTED_PROJECT']);
+    await untrusted.close();
+    await trustFolder({ appDir: '.myapp', homeDir: home, folder: project });
+    const host = await McpToolHost.create(options);
     try {
       expect(host.configErrors.length).toBeGreaterThan(0);
       expect(host.configErrors.map((error) => error.message).join('\n')).toContain('broken');

@@ -55,6 +55,11 @@ describe('status view over HTTP servers', () => {
     expect(listing.text).toBe('MCP servers that need authentication:\n  - locked: run /mcp auth locked');
   });
 
+  it('gives each server that is not connected a stable error code, so callers never match message text', () => {
+    const codes = Object.fromEntries(host.getStatus().servers.map((server) => [server.name, server.errorCode]));
+    expect(codes).toEqual({ remote: undefined, locked: 'AUTH_REQUIRED', missing: 'SPAWN_FAILED', excluded: 'EXCLUDED' });
+  });
+
   it('refuses OAuth for stdio and unknown servers with a typed error', async () => {
     await expect(host.authenticate('missing')).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });
     await expect(host.authenticate('nope')).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });

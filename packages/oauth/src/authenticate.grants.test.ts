@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import type { OAuthError } from './oauth-error.js';
+import { createAuthProvider } from './create-auth-provider.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
 import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
 
@@ -162,6 +163,16 @@ describe('authenticate() with grantType enterprise_managed', () => {
     await authenticate('xaa', entry(server.url, { tokenUrl: undefined, issuer: idp.url, idToken: 'configured-id-token' }));
     expect(form(find(idp.requests, '/exchange')[0])).toMatchObject({ subject_token: 'configured-id-token' });
     expect(form(find(server.requests, '/token')[0])).toMatchObject({ assertion: 'jag-2' });
+  });
+
+  it('lets the provider from createAuthProvider obtain a token when the host supplies the ID token, and not without it', async () => {
+    const server = await scriptedServer();
+    const tokenStore = new InMemoryTokenStore();
+    const withoutIdToken = createAuthProvider({ serverName: 'xaa', config: entry(server.url), tokenStore });
+    expect(await withoutIdToken.tokens()).toBeUndefined();
+    const provider = createAuthProvider({ serverName: 'xaa', config: entry(server.url), tokenStore, idpIdToken: async () => 'host-id-token' });
+    expect((await provider.tokens())?.access_token).toBe('at-1');
+    expect(form(find(server.requests, '/idp/token')[0])).toMatchObject({ subject_token: 'host-id-token' });
   });
 
   it('fails with ID_JAG_EXCHANGE_FAILED when the IdP refuses, and with INVALID_CONFIG without an ID token', async () => {

@@ -19,6 +19,8 @@ export interface CreateAuthProviderOptions {
   fetch?: FetchFunction;
   /** google-auth-library entry point for the Google providers. @default new GoogleAuth(...) */
   googleAuth?: GoogleAuthLike;
+  /** The enterprise IdP's ID token (or a function returning it), so `enterprise_managed` tokens renew without the user. */
+  idpIdToken?: string | (() => Promise<string>);
 }
 
 /**
@@ -36,7 +38,13 @@ export function createAuthProvider(
     case 'service_account_impersonation':
       return new ServiceAccountImpersonationProvider({ serverName, config, auth: options.googleAuth });
     default:
-      return new StoredTokenOAuthProvider({ serverName, config, tokenStore: options.tokenStore, fetch: options.fetch });
+      return new StoredTokenOAuthProvider({
+        serverName,
+        config,
+        tokenStore: options.tokenStore,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.idpIdToken !== undefined ? { idpIdToken: options.idpIdToken } : {}),
+      });
   }
 }
 

@@ -1,43 +1,69 @@
 import type { FetchFunction } from './guarded-fetch.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
 
+const PROTOCOL_VERSION = '2025-11-25';
 const INITIALIZE_PROBE = JSON.stringify({
   jsonrpc: '2.0',
   id: 0,
   method: 'initialize',
-  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'toolhost-oauth-probe', version: '0' } },
+  params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'toolhost-oauth-probe', version: '0' } },
 });
+const TOOLS_LIST_PROBE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
+
+/** Options of {@link probeChallenge}. */
+export interface ProbeChallengeOptions {
+  /** URL of the MCP server. */
+  serverUrl: string;
+  /** HTTP client. */
+  fetch: FetchFunction;
+  /** The entry's extra headers. */
+  headers?: Record<string, string>;
+  /** Cancels the probe. */
+  signal?: AbortSignal;
+}
+
+type ProbeOutcome = { status: number; challenge: BearerChallenge | undefined; sessionId: string | null } | undefined;
+
+async function send(options: ProbeChallengeOptions, init: RequestInit): Promise<ProbeOutcome> {
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  options.signal?.addEventListener('abort', abort, { once: true });
+  try {
+    const response = await options.fetch(options.serverUrl, { ...init, signal: controller.signal, redirect: 'manual' });
+    const outcome = {
+      status: response.status,
+      challenge: parseWwwAuthenticate(response.headers.get('www-authenticate')),
+      sessionId: response.headers.get('mcp-session-id'),
+    };
+    controller.abort(); // headers are all the probe needs; do not wait for an SSE stream
+    return outcome;
+  } catch {
+    return undefined; // unreachable, or not this transport
+  } finally {
+    options.signal?.removeEventListener('abort', abort);
+  }
+}
+
+const isChallenge = (outcome: ProbeOutcome): boolean => outcome?.status === 401 || outcome?.status === 403;
 
 /**
- * Asks an MCP server, without credentials, how it wants to be authorized: a Streamable HTTP
- * `initialize` POST, then an SSE GET, and returns the `Bearer` challenge of the first 401/403.
- * Returns `undefined` when the server sends no challenge (discovery then uses well-known URLs).
+ * Asks an MCP server, without credentials, how it wants to be authorized, and returns the
+ * `Bearer` challenge of the first 401/403: a Streamable HTTP `initialize` POST; when the server
+ * lets `initialize` through (some protect only later requests), a `tools/list` POST in that
+ * session (which is then ended with a DELETE); otherwise an SSE GET. Returns `undefined` when the
+ * server sends no challenge (discovery then uses well-known URLs).
  */
-export async function probeChallenge(options: {
-  serverUrl: string;
-  fetch: FetchFunction;
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
-}): Promise<BearerChallenge | undefined> {
-  const attempts: RequestInit[] = [
-    { method: 'POST', headers: { ...options.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: INITIALIZE_PROBE },
-    { method: 'GET', headers: { ...options.headers, accept: 'text/event-stream' } },
-  ];
-  for (const init of attempts) {
-    const controller = new AbortController();
-    const abort = () => controller.abort();
-    options.signal?.addEventListener('abort', abort, { once: true });
-    try {
-      const response = await options.fetch(options.serverUrl, { ...init, signal: controller.signal, redirect: 'manual' });
-      const challenge = parseWwwAuthenticate(response.headers.get('www-authenticate'));
-      controller.abort();
-      if (response.status === 401 || response.status === 403) return challenge ?? {};
-      if (response.ok) return undefined;
-    } catch {
-      // Unreachable or not this transport: try the next probe.
-    } finally {
-      options.signal?.removeEventListener('abort', abort);
-    }
+export async function probeChallenge(options: ProbeChallengeOptions): Promise<BearerChallenge | undefined> {
+  const post = { ...options.headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+  const initialize = await send(options, { method: 'POST', headers: post, body: INITIALIZE_PROBE });
+  if (isChallenge(initialize)) return initialize?.challenge ?? {};
+  if (initialize && initialize.status >= 200 && initialize.status < 300) {
+    const session: Record<string, string> = { 'mcp-protocol-version': PROTOCOL_VERSION };
+    if (initialize.sessionId) session['mcp-session-id'] = initialize.sessionId;
+    const list = await send(options, { method: 'POST', headers: { ...post, ...session }, body: TOOLS_LIST_PROBE });
+    if (initialize.sessionId) await send(options, { method: 'DELETE', headers: { ...options.headers, ...session } });
+    return isChallenge(list) ? (list?.challenge ?? {}) : undefined;
   }
-  return undefined;
+  const sse = await send(options, { method: 'GET', headers: { ...options.headers, accept: 'text/event-stream' } });
+  return isChallenge(sse) ? (sse?.challenge ?? {}) : undefined;
 }

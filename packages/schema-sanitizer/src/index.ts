@@ -8,6 +8,8 @@ export { GEMINI_SCHEMA_FIELDS } from './gemini-rules.js';
 export { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS } from './openai-strict-rules.js';
 export { assignToolNames } from './assign-tool-names.js';
 export type { AssignedToolName, AssignToolNamesOptions, ToolNameAssignment, ToolNameEntry, ToolNameKind } from './assign-tool-names.js';
+export { createToolNameMap } from './create-tool-name-map.js';
+export type { ToolNameMap, ToolNameMapOptions } from './create-tool-name-map.js';
 export { findRefCycles, hasRefCycle } from './find-ref-cycles.js';
 export { shortHash } from './short-hash.js';
 export { stripNullOptionals } from './strip-null-optionals.js';

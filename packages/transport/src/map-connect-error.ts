@@ -30,6 +30,15 @@ export function httpStatusOf(error: unknown): number | undefined {
   return undefined;
 }
 
+/**
+ * True when `error` already says, with the stable code `AUTH_REQUIRED`, that the user must sign
+ * in: typically the `OAuthError` an auth provider of `@toolhost/oauth` throws instead of starting
+ * a browser flow. Matched on the `code` alone, so this package does not depend on the OAuth one.
+ */
+export function isAuthRequiredError(error: unknown): error is Error & { code: 'AUTH_REQUIRED' } {
+  return error instanceof Error && (error as { code?: unknown }).code === 'AUTH_REQUIRED';
+}
+
 /** Turns whatever `Client.connect` threw into a {@link TransportError} naming the server. */
 export function mapConnectError(error: unknown, context: ConnectErrorContext): TransportError {
   if (TransportError.isInstance(error)) return error;
@@ -40,13 +49,16 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
   const base = { serverName, cause: error, ...(url ? { url } : {}), ...(command ? { command } : {}), ...(stderr ? { stderr } : {}) };
   const status = httpStatusOf(error);
   const challenge = handle.authChallenge();
-  if (status === 401 || error instanceof UnauthorizedError) {
+  const authRequired = isAuthRequiredError(error);
+  if (status === 401 || error instanceof UnauthorizedError || authRequired) {
     return new TransportError(
       'AUTH_REQUIRED',
-      `${where} requires authentication (HTTP 401): authenticate with its OAuth flow (e.g. "toolhost mcp auth ${serverName}") or configure headers.${note}`,
+      authRequired
+        ? `${error.message}${note}`
+        : `${where} requires authentication (HTTP 401): authenticate with its OAuth flow (e.g. "toolhost mcp auth ${serverName}") or configure headers.${note}`,
       {
         ...base,
-        status: 401,
+        status: authRequired && challenge ? challenge.status : 401,
         ...(challenge?.wwwAuthenticate ? { wwwAuthenticate: challenge.wwwAuthenticate } : {}),
         ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
         ...(challenge?.scope ? { scope: challenge.scope } : {}),

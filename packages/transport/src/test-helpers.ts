@@ -19,3 +19,31 @@ export function isAlive(pid: number): boolean {
 export function firstText(result: unknown): string {
   return ((result as { content: { text: string }[] }).content[0] ?? { text: '' }).text;
 }
+
+/** What a client saw while its server crashed in the middle of a call. */
+export interface CrashedCall {
+  /** What the call rejected with (undefined if it resolved). */
+  readonly error: unknown;
+  /** How long the call took to settle, in milliseconds. */
+  readonly elapsedMs: number;
+  /** Whether the client was closed by the time the call settled. */
+  readonly closed: boolean;
+  /** Everything passed to the client's `onerror` so far. */
+  readonly errors: readonly unknown[];
+}
+
+/** Call the fixture's `crash` tool (the server exits mid-call) and record how the client took it. */
+export async function callCrashTool(client: Client): Promise<CrashedCall> {
+  const errors: unknown[] = [];
+  let closed = false;
+  client.onerror = (error) => errors.push(error);
+  client.onclose = () => {
+    closed = true;
+  };
+  const started = Date.now();
+  const error = await client.callTool({ name: 'crash', arguments: {} }, undefined, { timeout: 20_000 }).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  return { error, elapsedMs: Date.now() - started, closed, errors };
+}

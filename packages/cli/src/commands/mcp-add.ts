@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
-import { addServer, TRANSPORT_TYPES, type McpTransportType } from '@toolhost/config';
+import { addServer, getFolderTrust, TRANSPORT_TYPES, type McpTransportType } from '@toolhost/config';
 import { buildServerEntry } from '../build-server-entry.js';
+import { trustCommand } from '../cli-io.js';
 import type { CommandContext } from './command-context.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
@@ -45,6 +46,11 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
         context.io.stdout(`MCP server "${name}" updated in ${scope} settings.\n`);
       } else {
         context.io.stdout(`MCP server "${name}" added to ${scope} settings. (${transport})\n`);
+      }
+      if (scope === 'project') {
+        const { appDir, homeDir } = context.location();
+        const trust = await getFolderTrust({ folder: context.io.cwd, ...(appDir === undefined ? {} : { appDir }), ...(homeDir === undefined ? {} : { homeDir }) });
+        if (!trust.trusted) context.io.stdout(`Note: this folder is not trusted, so "${name}" starts only once it is: run "${trustCommand(appDir)}" in ${trust.folder}.\n`);
       }
     });
 }

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { compareInterleaved } from './compare-interleaved.js';
 import { formatDuration, formatRatio, formatRatioLine } from './format-report.js';
 import { parseBenchArgs } from './parse-bench-args.js';
-import { median, pairedRatio, percentile, ratio, summarize } from './stats.js';
+import { pairedRatio, ratio } from './ratio.js';
+import { median, percentile, summarize } from './summarize.js';
 
 describe('statistics helpers', () => {
   it('computes the median of odd and even sample counts, whatever the order', () => {

@@ -1,0 +1,44 @@
+import { realpath } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { Command } from 'commander';
+import { setFolderTrust } from '@toolhost/config';
+import type { CommandContext } from './command-context.js';
+
+/**
+ * Registers `trust [folder]` and `untrust [folder]` (default: the current folder). A trusted
+ * folder's project settings (`<folder>/<app-dir>/settings.json`, and those of its subfolders) may
+ * start MCP servers; the decision is stored in `~/<app-dir>/trusted-folders.json`.
+ */
+export function registerTrust(program: Command, context: CommandContext): void {
+  for (const trusted of [true, false]) {
+    program
+      .command(trusted ? 'trust' : 'untrust')
+      .description(trusted
+        ? 'Trust a folder (default: the current one): MCP servers of its project settings, and of its subfolders, may start'
+        : 'Stop trusting a folder (default: the current one): MCP servers of its project settings are blocked again')
+      .argument('[folder]', 'the folder (default: the current folder)')
+      .action(async (folder: string | undefined) => {
+        const { appDir, homeDir } = context.location();
+        const result = await setFolderTrust({
+          folder: resolve(context.io.cwd, folder ?? '.'),
+          trusted,
+          ...(appDir === undefined ? {} : { appDir }),
+          ...(homeDir === undefined ? {} : { homeDir }),
+        });
+        const through = result.decidedBy !== undefined && result.decidedBy !== result.folder ? ` (through ${result.decidedBy})` : '';
+        if (trusted) {
+          context.io.stdout(result.changed
+            ? `Trusted ${result.folder}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`
+            : `${result.folder} is already trusted${through}.\n`);
+          const home = homeDir === undefined ? undefined : await realpath(homeDir).catch(() => resolve(homeDir));
+          if (result.folder === home || resolve(result.folder, '..') === result.folder) {
+            context.io.stdout(`Note: this trusts every folder under ${result.folder}, including repositories you clone there later.\n`);
+          }
+        } else {
+          context.io.stdout(result.changed
+            ? `${result.folder} is no longer trusted: MCP servers in its project settings are blocked.\n`
+            : `${result.folder} is not trusted.\n`);
+        }
+      });
+  }
+}

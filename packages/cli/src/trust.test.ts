@@ -1,0 +1,114 @@
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fixtureBinPath } from '@toolhost-internal/fixtures';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBinBuilt, put, runToolhost, type RunPlace } from './testing/run-toolhost.js';
+
+// Folder trust through the built binary: a cloned repository's project settings must not start
+// anything until the user runs `toolhost trust`. Build first: fixtures and cli.
+let root: string;
+let place: RunPlace;
+let marker: string;
+const run = (args: string[], cwd = place.cwd) => runToolhost(args, { ...place, cwd });
+const BLOCKED = '(stdio) - Blocked (project folder not trusted: run "toolhost trust") [project]';
+
+/** A stdio server that leaves a marker file the moment it is spawned, then serves the basic fixture. */
+function markingServer(file: string): { command: string; args: string[] } {
+  const code = 'require("fs").writeFileSync(process.argv[1], "spawned"); import(require("url").pathToFileURL(process.argv[2]).href);';
+  return { command: process.execPath, args: ['-e', code, file, fixtureBinPath('basic')] };
+}
+
+beforeAll(() => assertBinBuilt());
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(join(tmpdir(), 'toolhost-cli-trust-')));
+  place = { home: join(root, 'home'), cwd: join(root, 'clones', 'repo') };
+  marker = join(root, 'spawned.txt');
+  await mkdir(place.home, { recursive: true });
+  await mkdir(join(place.cwd, 'packages', 'app'), { recursive: true });
+});
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
+
+describe('toolhost trust / untrust and mcp list', () => {
+  it('never spawns an untrusted project\'s stdio server, connects it once trusted, and blocks it again after untrust', async () => {
+    await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { cloned: markingServer(marker) } }));
+    await put(join(place.home, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [fixtureBinPath('basic')] } } }));
+    const target = `${process.execPath} -e`;
+
+    const untrusted = await run(['mcp', 'list']);
+    expect(untrusted.code).toBe(0);
+    expect(untrusted.stderr).toBe('');
+    const lines = untrusted.stdout.split('\n');
+    expect(lines).toContain(`✓ mine: ${process.execPath} ${fixtureBinPath('basic')} (stdio) - Connected [user]`);
+    const blocked = lines.find((line) => line.startsWith('⛔ cloned: '));
+    expect(blocked?.startsWith(`⛔ cloned: ${target}`)).toBe(true);
+    expect(blocked?.endsWith(BLOCKED)).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+
+    const trusted = await run(['trust']);
+    expect(trusted).toEqual({ code: 0, stdout: `Trusted ${place.cwd}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`, stderr: '' });
+    expect(JSON.parse(await readFile(join(place.home, '.toolhost', 'trusted-folders.json'), 'utf8'))).toEqual({ [place.cwd]: { trusted: true } });
+    const live = await run(['mcp', 'list']);
+    expect(live.stdout.split('\n').find((line) => line.startsWith('✓ cloned: '))?.endsWith('(stdio) - Connected [project]')).toBe(true);
+    expect(await readFile(marker, 'utf8')).toBe('spawned');
+    expect((await run(['trust'])).stdout).toBe(`${place.cwd} is already trusted.\n`);
+
+    await rm(marker);
+    expect(await run(['untrust'])).toEqual({ code: 0, stdout: `${place.cwd} is no longer trusted: MCP servers in its project settings are blocked.\n`, stderr: '' });
+    const again = await run(['mcp', 'list']);
+    expect(again.stdout.split('\n').find((line) => line.startsWith('⛔ cloned: '))?.endsWith(BLOCKED)).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+    expect((await run(['untrust'])).stdout).toBe(`${place.cwd} is not trusted.\n`);
+  });
+
+  it('trusts a subfolder of a trusted folder, given as an argument', async () => {
+    const sub = join(place.cwd, 'packages', 'app');
+    await put(join(sub, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { nested: markingServer(marker) } }));
+    expect((await run(['mcp', 'list'], sub)).stdout).toContain(BLOCKED);
+    expect(existsSync(marker)).toBe(false);
+    expect((await run(['trust', join('..', 'clones')], place.home)).stdout).toBe(`Trusted ${join(root, 'clones')}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`);
+    expect((await run(['trust'], sub)).stdout).toBe(`${sub} is already trusted (through ${join(root, 'clones')}).\n`);
+    expect((await run(['mcp', 'list'], sub)).stdout).toMatch(/✓ nested: .* \(stdio\) - Connected \[project\]/);
+    expect(existsSync(marker)).toBe(true);
+  });
+
+  it('mcp add -s project in an untrusted folder writes the entry and says it starts only once trusted', async () => {
+    const added = await run(['mcp', 'add', 'tool', 'node', 'server.js']);
+    expect(added).toEqual({
+      code: 0,
+      stdout: `MCP server "tool" added to project settings. (stdio)\nNote: this folder is not trusted, so "tool" starts only once it is: run "toolhost trust" in ${place.cwd}.\n`,
+      stderr: '',
+    });
+    expect(JSON.parse(await readFile(join(place.cwd, '.toolhost', 'settings.json'), 'utf8'))).toEqual({ mcpServers: { tool: { command: 'node', args: ['server.js'] } } });
+    expect((await run(['mcp', 'add', '-s', 'user', 'other', 'node'])).stdout).toBe('MCP server "other" added to user settings. (stdio)\n');
+    expect((await run(['mcp', 'list', '--no-connect'])).stdout.split('\n').slice(2, -1)).toEqual([
+      '• other: node (stdio) - Enabled [user]',
+      `⛔ tool: node server.js ${BLOCKED}`,
+    ]);
+    const enable = await run(['mcp', 'enable', 'tool']);
+    expect([enable.code, enable.stderr]).toEqual([1, expect.stringContaining('Error [SERVER_BLOCKED]: ') as unknown]);
+    expect(enable.stderr).toContain('run "toolhost trust" in');
+  });
+
+  it('keeps trust per --app-dir, and fails clearly for a folder that does not exist', async () => {
+    await put(join(place.cwd, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { g: { command: 'gemini-tool' } } }));
+    expect((await run(['trust'])).code).toBe(0);
+    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('⛔ g: gemini-tool (stdio) - Blocked');
+    const added = await run(['--app-dir', '.gemini', 'mcp', 'add', 'h', 'x']);
+    expect(added.stdout).toContain('run "toolhost --app-dir .gemini trust" in');
+    expect((await run(['--app-dir', '.gemini', 'trust'])).code).toBe(0);
+    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('• g: gemini-tool (stdio) - Enabled [project]');
+    const missing = await run(['trust', 'no-such-folder']);
+    expect(missing.code).toBe(1);
+    expect(missing.stdout).toBe('');
+    expect(missing.stderr).toMatch(/^Error \[FOLDER_NOT_FOUND\]: .*no-such-folder is not an existing folder/);
+  });
+
+  it('warns that trusting the home folder trusts everything under it', async () => {
+    const result = await run(['trust'], place.home);
+    expect(result.stdout).toContain(`Note: this trusts every folder under ${place.home}`);
+  });
+});

@@ -1,0 +1,44 @@
+import { fixtureBinPath } from '@toolhost-internal/fixtures';
+import { McpToolHost, type ConfirmationRequest, type ModelAdapter } from '@toolhost/host';
+
+/** A discovered host on the `basic` fixture server, and the confirmations it asked for. */
+export interface FixtureHost<TTool, TResponse, TToolResults> {
+  /** The host, discovered; close it after the test. */
+  readonly host: McpToolHost<TTool, TResponse, TToolResults>;
+  /** Every confirmation request, in order (each was answered `proceed_once`). */
+  readonly confirmations: ConfirmationRequest[];
+}
+
+/**
+ * Create and discover an McpToolHost with `adapter` on the `basic` fixture server (stdio, not
+ * trusted), whose `confirm` hook records each request and allows the call once.
+ *
+ * @example
+ * ```ts
+ * const { host, confirmations } = await createFixtureHost(createGeminiAdapter());
+ * const handled = await host.handleModelResponse(response);
+ * expect(confirmations).toHaveLength(1);
+ * ```
+ */
+export async function createFixtureHost<TTool, TResponse, TToolResults>(
+  adapter: ModelAdapter<TTool, TResponse, TToolResults>,
+): Promise<FixtureHost<TTool, TResponse, TToolResults>> {
+  const confirmations: ConfirmationRequest[] = [];
+  const host = await McpToolHost.create({
+    settings: { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')] } } },
+    adapter,
+    ui: {
+      confirm: async (request) => {
+        confirmations.push(request);
+        return 'proceed_once';
+      },
+    },
+  });
+  try {
+    await host.discover();
+  } catch (error) {
+    await host.close();
+    throw error;
+  }
+  return { host, confirmations };
+}

@@ -1,0 +1,4 @@
+// Public API of @toolhost-internal/test-support: setup shared by the adapters' end-to-end tests.
+export { createFixtureHost } from './create-fixture-host.js';
+export type { FixtureHost } from './create-fixture-host.js';
+export { isPng, PNG_SIGNATURE } from './is-png.js';
