@@ -1,4 +1,13 @@
-import { authenticate, createAuthProvider, FileTokenStore, InMemoryTokenStore, type OpenBrowser, type TokenStore } from '@toolhost/oauth';
+import {
+  authenticate,
+  createAuthProvider,
+  FileTokenStore,
+  InMemoryTokenStore,
+  StoredTokenOAuthProvider,
+  type BearerChallenge,
+  type OpenBrowser,
+  type TokenStore,
+} from '@toolhost/oauth';
 import { HostError } from './host-error.js';
 import type { TransportOptions } from '@toolhost/discovery';
 import type { ResolvedServer, SettingsSource } from './resolve-servers.js';
@@ -21,15 +30,21 @@ export function defaultTokenStore(source: SettingsSource): TokenStore {
  * a stored token (refreshing it when it can) and never starts a browser flow by itself: without
  * a usable token a 401 makes it throw `OAuthError` `AUTH_REQUIRED`, which the transport and
  * discovery keep as the error's code, so the host reports that the server needs the user to
- * sign in (`/mcp auth <server>`).
+ * sign in (`/mcp auth <server>`). A stored-token provider also sees every 401/403 through its
+ * `wrapFetch`, so its `lastChallenge` holds the server's last `WWW-Authenticate` challenge (the
+ * scope a step-up needs); `onStoredTokenProvider` hands it to the host.
  */
 export function transportOptionsFor(options: {
   readonly server: ResolvedServer | undefined;
   readonly tokenStore: TokenStore;
+  readonly onStoredTokenProvider?: (provider: StoredTokenOAuthProvider) => void;
 }): TransportOptions | undefined {
   const { server, tokenStore } = options;
   if (!server || server.transport.transport === 'stdio') return undefined;
-  return { authProvider: createAuthProvider({ serverName: server.name, config: server.config, tokenStore }) };
+  const authProvider = createAuthProvider({ serverName: server.name, config: server.config, tokenStore });
+  if (!(authProvider instanceof StoredTokenOAuthProvider)) return { authProvider };
+  options.onStoredTokenProvider?.(authProvider);
+  return { authProvider, fetch: authProvider.wrapFetch() };
 }
 
 /** True when a server's last error says it needs the user to sign in. */
@@ -51,6 +66,8 @@ export interface SignInOptions {
   readonly openBrowser?: OpenBrowser;
   /** Cancels the flow. */
   readonly signal?: AbortSignal;
+  /** The server's 401/403 challenge; an `insufficient_scope` one asks for the held plus the challenged scopes (step-up). */
+  readonly challenge?: BearerChallenge;
 }
 
 /**
@@ -75,5 +92,6 @@ export async function signIn(options: SignInOptions): Promise<void> {
     onAuthorizationUrl: options.onAuthorizationUrl,
     ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.challenge ? { challenge: options.challenge } : {}),
   });
 }

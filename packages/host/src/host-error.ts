@@ -33,7 +33,17 @@ export type HostErrorCode =
   /** The server's prompt response holds no text the model can use. */
   | 'INVALID_PROMPT_RESPONSE'
   /** The named server is not configured or not connected. */
-  | 'SERVER_NOT_FOUND';
+  | 'SERVER_NOT_FOUND'
+  /**
+   * The server needs the user to sign in (or to grant more scopes, a 403 `insufficient_scope`)
+   * and the host may not start a browser flow now: run `toolhost mcp auth <server>` or the host's
+   * equivalent (`McpToolHost.authenticate`).
+   */
+  | 'AUTH_REQUIRED'
+  /** A step-up (signing in again for more scopes after a 403 `insufficient_scope`) failed; `cause` is the OAuth error. */
+  | 'STEP_UP_FAILED'
+  /** The server still answered 403 `insufficient_scope` after a step-up; the request is not retried again. */
+  | 'STEP_UP_LIMIT';
 
 /** Structured fields carried by a {@link HostError}. */
 export interface HostErrorOptions {

@@ -46,7 +46,8 @@ import {
 } from './slash-command.js';
 import { BUILT_IN_COMMANDS } from './built-in-commands.js';
 import { defaultTokenStore, needsAuthentication, signIn, transportOptionsFor } from './host-auth.js';
-import type { TokenStore } from '@toolhost/oauth';
+import type { BearerChallenge, StoredTokenOAuthProvider, TokenStore } from '@toolhost/oauth';
+import { insufficientScopeChallenge, runWithStepUp } from './step-up.js';
 import { createToolPolicy, type ToolPolicy } from './tool-policy.js';
 import { mapToolResult, type ResultMappingOptions } from './map-tool-result.js';
 import type { UiHooks } from './ui-hooks.js';
@@ -107,6 +108,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #resultMapping: ResultMappingOptions;
   readonly #tokenStore: TokenStore;
   readonly #attached = new Map<string, { client: Client; features: AttachedClientFeatures }>();
+  readonly #storedTokenProviders = new Map<string, StoredTokenOAuthProvider>();
   #closed = false;
   #callCounter = 0;
   #executionCounter = 0;
@@ -138,7 +140,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       servers: this.#servers,
       clientInfo: this.#clientInfo,
       transportOptions: (serverName) =>
-        transportOptionsFor({ server: this.#servers.find((server) => server.name === serverName), tokenStore: this.#tokenStore }),
+        transportOptionsFor({
+          server: this.#servers.find((server) => server.name === serverName),
+          tokenStore: this.#tokenStore,
+          onStoredTokenProvider: (provider) => this.#storedTokenProviders.set(serverName, provider),
+        }),
       createClient: (serverName) => this.createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
@@ -206,7 +212,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   /**
    * Connect to every server in parallel and discover their tools, prompts and resources.
    * A server that needs the user to sign in is reported (status view, `needsAuthentication`)
-   * and left disconnected; only an entry with `oauth.enabled: true` starts the browser flow here.
+   * and left disconnected; only an entry with `oauth.enabled: true` starts the browser flow here
+   * (asking for more scopes when the server's list requests answered 403 `insufficient_scope`).
    */
   async discover(): Promise<HostStatus> {
     this.#assertOpen();
@@ -214,7 +221,9 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     for (const snapshot of this.#manager.listServers()) {
       const server = this.#servers.find((candidate) => candidate.name === snapshot.name);
       if (server?.config.oauth?.enabled === true && needsAuthentication(snapshot.lastError)) {
-        await this.authenticate(snapshot.name).catch(() => undefined);
+        await this.#signIn(snapshot.name, { challenge: this.#stepUpChallenge(snapshot.name) })
+          .then(() => this.#manager.reconnect(snapshot.name))
+          .catch(() => undefined);
       }
     }
     return this.getStatus();
@@ -223,20 +232,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   /**
    * Sign in to a remote server with OAuth (what `/mcp auth <server>` runs): discovery, client
    * registration, PKCE, the browser through `ui.openBrowser` (or the safe default opener), the
-   * loopback callback; the token is stored and the server is connected again.
+   * loopback callback; the token is stored and the server is connected again. When the server's
+   * last answer was 403 `insufficient_scope`, the scopes it asked for are requested too (step-up).
    *
    * @throws HostError `SERVER_NOT_FOUND`; the OAuth layer's `OAuthError` when sign-in fails.
    */
   async authenticate(serverName: string, options: { readonly signal?: AbortSignal } = {}): Promise<HostStatus> {
     this.#assertOpen();
-    await signIn({
-      serverName,
-      servers: this.#servers,
-      tokenStore: this.#tokenStore,
-      onAuthorizationUrl: (url) => this.#events.emit('auth-url', { serverName, url }),
-      ...(this.#ui.openBrowser ? { openBrowser: (url: string) => this.#ui.openBrowser?.(url) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    await this.#signIn(serverName, { ...options, challenge: this.#stepUpChallenge(serverName) });
     await this.#manager.reconnect(serverName);
     return this.getStatus();
   }
@@ -256,6 +259,16 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    * (progress resets it, up to an overall cap), and result mapping. Aborting `signal` sends
    * `notifications/cancelled` to the server. Never throws for a failed call: the outcome says
    * what happened, in words the model can use, and `error` carries the typed {@link HostError}.
+   *
+   * OAuth step-up: when a remote server refuses the call with 403 `insufficient_scope`, the host
+   * signs in again asking for the scopes held plus the ones challenged, then retries the call
+   * once. A browser flow never starts in the background; here, after the call was allowed
+   * (confirmed by the user or pre-approved), it starts only when the host supplied
+   * `ui.openBrowser` (a host that does consents to sign-in flows on user actions) or the entry
+   * has `oauth.enabled: true`. Otherwise the call fails with `AUTH_REQUIRED`, telling the user
+   * to run `toolhost mcp auth <server>` (or the host's equivalent, {@link McpToolHost.authenticate},
+   * which then asks for the challenged scopes too). A second `insufficient_scope` after the
+   * step-up fails with `STEP_UP_LIMIT`; a failed sign-in with `STEP_UP_FAILED`.
    */
   async callTool(
     name: string,
@@ -561,7 +574,13 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         listToolNames: () => this.#manager.tools.list().map((tool) => tool.registeredName),
         decide: (found, args) => this.#policy.decide(found.subject, args),
         ...(this.#ui.confirm ? { confirm: this.#ui.confirm.bind(this.#ui) } : {}),
-        invoke: (tool, args, invokeOptions) => this.#manager.callTool(tool.name, args, invokeOptions),
+        invoke: (tool, args, invokeOptions) =>
+          this.#withStepUp({
+            serverName: tool.serverName,
+            what: `call tool "${tool.originalName}"`,
+            run: () => this.#manager.callTool(tool.name, args, invokeOptions),
+            signal: invokeOptions.signal,
+          }),
         mapResult: (result, tool) => mapToolResult(result, tool, this.#resultMapping),
         emit: (toolCall) => {
           this.#events.emit('tool-call-update', toolCall);
@@ -580,6 +599,49 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       call,
       signal ? { signal } : {},
     );
+  }
+
+  #signIn(serverName: string, options: { readonly signal?: AbortSignal | undefined; readonly challenge?: BearerChallenge | undefined }): Promise<void> {
+    return signIn({
+      serverName,
+      servers: this.#servers,
+      tokenStore: this.#tokenStore,
+      onAuthorizationUrl: (url) => this.#events.emit('auth-url', { serverName, url }),
+      ...(this.#ui.openBrowser ? { openBrowser: (url: string) => this.#ui.openBrowser?.(url) } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.challenge ? { challenge: options.challenge } : {}),
+    });
+  }
+
+  /** The server's last `insufficient_scope` challenge, as its OAuth provider recorded it. */
+  #stepUpChallenge(serverName: string): BearerChallenge | undefined {
+    const challenge = this.#storedTokenProviders.get(serverName)?.lastChallenge;
+    return challenge?.error === 'insufficient_scope' ? challenge : undefined;
+  }
+
+  /** Run a user-initiated request on a server with OAuth step-up (see {@link McpToolHost.callTool}). */
+  #withStepUp<T>(options: {
+    readonly serverName: string;
+    readonly what: string;
+    readonly run: () => Promise<T>;
+    readonly signal: AbortSignal | undefined;
+  }): Promise<T> {
+    const { serverName } = options;
+    const server = this.#servers.find((candidate) => candidate.name === serverName);
+    if (!server || server.transport.transport === 'stdio') return options.run();
+    return runWithStepUp({
+      serverName,
+      what: options.what,
+      run: options.run,
+      challengeOf: (error) => insufficientScopeChallenge(error, this.#storedTokenProviders.get(serverName)?.lastChallenge),
+      mayOpenBrowser: this.#ui.openBrowser !== undefined || server.config.oauth?.enabled === true,
+      reauthorize: async (challenge) => {
+        await this.#signIn(serverName, { signal: options.signal, challenge });
+        // The provider reads the new token from the store on the next request; forget the old challenge.
+        const provider = this.#storedTokenProviders.get(serverName);
+        if (provider) provider.lastChallenge = undefined;
+      },
+    });
   }
 
   #assertOpen(): void {

@@ -38,6 +38,26 @@ export interface SettingsSource {
   readonly systemSettingsPath?: string;
   /** Variables for `$VAR` expansion. @default process.env */
   readonly env?: EnvironmentVariables;
+  /**
+   * Whether the servers of the project's settings file may start (folder trust). A project
+   * settings file arrives with the project (`git clone`), so until the folder is trusted every
+   * server whose winning entry comes from it is blocked with `blockedCode` `UNTRUSTED_PROJECT`.
+   * `'auto'` reads the trusted-folders store `~/<appDir>/trusted-folders.json` (see `trustFolder`
+   * of `@toolhost/config`); `true` or `false` is the host's own decision (a host with its own trust
+   * prompt passes the user's answer). Ignored when `settings` is given (no project file is read).
+   * @default 'auto'
+   * @example
+   * ```ts
+   * // The user answered "yes" to the host's own "Trust this folder?" prompt:
+   * const host = await McpToolHost.create({ projectDir, trustProject: true });
+   * ```
+   */
+  readonly trustProject?: boolean | 'auto';
+  /**
+   * The command named in `UNTRUSTED_PROJECT` messages, i.e. how the user of this host trusts a
+   * folder (`"/trust"`, `"myapp trust"`). @default 'toolhost trust'
+   */
+  readonly trustCommand?: string;
 }
 
 /** One server the host will manage. */
@@ -95,6 +115,8 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
     ...(source.projectDir !== undefined ? { projectDir: source.projectDir } : {}),
     ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
     ...(source.systemSettingsPath !== undefined ? { systemSettingsPath: source.systemSettingsPath } : {}),
+    ...(source.trustProject !== undefined ? { projectTrust: source.trustProject } : {}),
+    ...(source.trustCommand !== undefined ? { trustCommand: source.trustCommand } : {}),
   });
   return {
     servers: loaded.servers.map((server) => ({

@@ -280,6 +280,13 @@ export async function runToolCall(
       },
     });
   } catch (error) {
+    // Errors the host raised itself around the call (step-up: AUTH_REQUIRED, STEP_UP_LIMIT...) are already typed.
+    if (HostError.isInstance(error) && !signal?.aborted) {
+      return finishWithError(
+        new HostError({ code: error.code, serverName: tool.serverName, toolName: tool.name, message: error.message, cause: error.cause ?? error }),
+        'FAILED',
+      );
+    }
     const code = errorCodeOf(error, signal);
     const reason = error instanceof Error ? error.message : String(error);
     const message =

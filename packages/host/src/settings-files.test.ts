@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { trustFolder } from '@toolhost/config';
@@ -61,6 +61,51 @@ describe('McpToolHost reading settings files', () => {
       expect(host.formatStatus()).not.toContain('hello from env');
     } finally {
       await host.close();
+    }
+  });
+
+  it('passes trustProject and trustCommand through: true runs the project servers, the default reads the store', async () => {
+    const home = await tempDir();
+    const project = await tempDir();
+    await mkdir(join(project, '.myapp'), { recursive: true });
+    await writeFile(
+      join(project, '.myapp', 'settings.json'),
+      JSON.stringify({ mcpServers: { fromProject: fixtureServer('basic', { trust: true }) } }),
+    );
+    const base = { appDir: '.myapp', projectDir: project, homeDir: home };
+
+    // Default ('auto'): nothing in ~/.myapp/trusted-folders.json, so the project server is blocked,
+    // and the message names the host's own trust command.
+    const byDefault = await McpToolHost.create({ ...base, trustCommand: '/trust' });
+    try {
+      await byDefault.discover();
+      const blocked = byDefault.getStatus().servers.find((status) => status.name === 'fromProject');
+      expect([blocked?.status, blocked?.errorCode]).toEqual(['blocked', 'UNTRUSTED_PROJECT']);
+      expect(blocked?.lastError).toContain('"/trust"');
+      expect(byDefault.listToolDefinitions()).toEqual([]);
+    } finally {
+      await byDefault.close();
+    }
+
+    // true: the host's own decision (its trust prompt); the store is neither read nor written.
+    const trusted = await McpToolHost.create({ ...base, trustProject: true });
+    try {
+      await trusted.discover();
+      expect(trusted.getStatus().servers.map((status) => [status.name, status.status])).toEqual([['fromProject', 'connected']]);
+      const echo = await trusted.callTool('echo', { message: 'trusted' });
+      expect([echo.error?.code, echo.display]).toEqual([undefined, 'trusted']);
+    } finally {
+      await trusted.close();
+    }
+    await expect(stat(join(home, '.myapp', 'trusted-folders.json'))).rejects.toMatchObject({ code: 'ENOENT' });
+
+    // false wins over a store that trusts the folder.
+    await trustFolder({ appDir: '.myapp', homeDir: home, folder: project });
+    const refused = await McpToolHost.create({ ...base, trustProject: false });
+    try {
+      expect(refused.getStatus().servers[0]?.errorCode).toBe('UNTRUSTED_PROJECT');
+    } finally {
+      await refused.close();
     }
   });
 

@@ -20,4 +20,4 @@ export type { StdioTransportOptions } from './stdio-transport.js';
 export { StreamableHttpSessionTransport, DEFAULT_SESSION_DELETE_TIMEOUT_MS } from './streamable-http-session-transport.js';
 export type { StreamableHttpSessionTransportOptions } from './streamable-http-session-transport.js';
 export { createHttpFetch, readAuthParameter } from './create-http-fetch.js';
-export type { AuthChallenge, CreateHttpFetchOptions, HttpObservations } from './create-http-fetch.js';
+export type { AuthChallenge, CreateHttpFetchOptions, HttpObservations, StreamEnd } from './create-http-fetch.js';
