@@ -162,6 +162,13 @@ describe('toolhost mcp add → list → remove', () => {
     expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.sep).toEqual({ command: 'cmd', args: ['--trust', '-e', '--', 'x'], env: { A: '1' } });
   });
 
+  it('takes the command after -- when no command comes before it', async () => {
+    await run(['mcp', 'add', 'fs', '-e', 'A=1', '--', 'npx', '-y', '@scope/server', '--root', '.']);
+    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.fs).toEqual({ command: 'npx', args: ['-y', '@scope/server', '--root', '.'], env: { A: '1' } });
+    await expectFailure(['mcp', 'add', 'nothing'], 'USAGE');
+    await expectFailure(['mcp', 'add', 'nothing', '--'], 'USAGE');
+  });
+
   it('writes the user scope from the home directory', async () => {
     expect((await run(['mcp', 'add', '-s', 'user', 'a', 'x'], home)).code).toBe(0);
     expect(existsSync(userFile())).toBe(true);

@@ -2,7 +2,7 @@
 export { McpToolHost, DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS } from './mcp-tool-host.js';
 export type { HandledModelResponse, ServerInstructions } from './mcp-tool-host.js';
 export type { McpToolHostOptions } from './host-options.js';
-export type { HostSettings, SettingsSource } from './resolve-servers.js';
+export type { HostSettings, SettingsSource, ResolvedServers, ResolvedServer } from './resolve-servers.js';
 export type { HostStores } from './tool-policy.js';
 export type { ResultMappingOptions } from './map-tool-result.js';
 export type {

@@ -1,7 +1,7 @@
 import { isTokenExpiring } from './refresh-stored-token.js';
 import type { TokenStore } from './token-store.js';
 
-/** What is stored for a server: `none`, a `valid` token, an `expiring` one that can be refreshed, or an `expired` one that cannot. */
+/** What is stored for a server: `none`, a `valid` token, one that is expiring but `refreshable`, or an `expired` one that cannot be refreshed. */
 export type AuthStatus = 'none' | 'valid' | 'refreshable' | 'expired';
 
 /** Reports the stored-token state of a server, for `toolhost mcp auth` listings. */

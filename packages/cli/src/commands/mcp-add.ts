@@ -1,6 +1,7 @@
 import { Option, type Command } from 'commander';
 import { addServer, getFolderTrust, TRANSPORT_TYPES, type McpTransportType } from '@toolhost/config';
 import { buildServerEntry } from '../build-server-entry.js';
+import { CliError } from '../cli-error.js';
 import { trustCommand } from '../cli-io.js';
 import type { CommandContext } from './command-context.js';
 
@@ -12,7 +13,7 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
     .command('add')
     .description('Add a server to the user or project settings (or update it)')
     .argument('<name>', 'name of the server')
-    .argument('<commandOrUrl>', 'command to start (stdio) or URL (sse, http)')
+    .argument('[commandOrUrl]', 'command to start (stdio) or URL (sse, http); may also follow --')
     .argument('[args...]', 'arguments of the command; put them after -- when they start with -')
     .addOption(new Option('-s, --scope <scope>', 'configuration scope').choices(['user', 'project']).default('project'))
     .addOption(new Option('-t, --transport <transport>', 'transport type (default: "stdio")').choices(TRANSPORT_TYPES))
@@ -25,11 +26,14 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
     .option('--include-tools <tools>', 'comma-separated tools to include', collect)
     .option('--exclude-tools <tools>', 'comma-separated tools to exclude', collect)
     .allowUnknownOption()
-    .action(async (name: string, commandOrUrl: string, args: string[], options: Record<string, unknown>) => {
+    .action(async (name: string, given: string | undefined, args: string[], options: Record<string, unknown>) => {
+      // `mcp add name -- cmd args` (Claude Code's form) names the command after the separator.
+      const [commandOrUrl, ...serverArgs] = given === undefined ? context.serverArgsAfterSeparator : [given, ...args, ...context.serverArgsAfterSeparator];
+      if (commandOrUrl === undefined) throw new CliError('USAGE', "missing required argument 'commandOrUrl'");
       const config = buildServerEntry({
         transport: (options['transport'] ?? options['type'] ?? 'stdio') as McpTransportType,
         commandOrUrl,
-        args: [...args, ...context.serverArgsAfterSeparator],
+        args: serverArgs,
         env: (options['env'] as string[] | undefined) ?? [],
         headers: (options['header'] as string[] | undefined) ?? [],
         timeout: options['timeout'] as string | undefined,
