@@ -23,6 +23,9 @@ describe('quickstart', () => {
     // A confirmation answered by the script, then the image result.
     expect(stdout).toContain('? Confirm MCP Tool Execution: everything › get-tiny-image');
     expect(stdout).toContain('answer:    proceed_always_server (scripted)');
+    // One PENDING per call, carrying the confirmation request.
+    expect(stdout.match(/\[PENDING\] get-tiny-image/g)).toEqual(['[PENDING] get-tiny-image']);
+    expect(stdout).toContain('[PENDING] get-tiny-image — waiting for the user');
     expect(stdout).toMatch(/\[SUCCEEDED\] get-tiny-image — .*\[Image: image\/png\]/);
     expect(stdout).toMatch(/image part for the model \(image\/png, \d+ base64 characters\)/);
     // "Always allow this server": the next tool of that server runs without a question.

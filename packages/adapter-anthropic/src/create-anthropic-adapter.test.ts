@@ -107,3 +107,23 @@ describe('createAnthropicAdapter tool names', () => {
     expect(call).toEqual({ id: 'toolu_9', name: 'files.read', arguments: {} });
   });
 });
+
+describe('createAnthropicAdapter media types', () => {
+  it('sends image/jpg and MIME types with parameters or capitals as the media_type Anthropic accepts', () => {
+    const message = createAnthropicAdapter().toToolResults([
+      {
+        call: { id: 'toolu_1', name: 'shots', arguments: {} },
+        parts: [
+          { type: 'inlineData', mimeType: 'image/jpg', data: '/9j/' },
+          { type: 'inlineData', mimeType: 'Image/PNG; name=a.png', data: 'iVBORw0KGgo=' },
+        ],
+        isError: false,
+      },
+    ]);
+    const [block] = message.content as { content: { source?: { media_type: string; data: string } }[] }[];
+    expect(block?.content.map((item) => item.source)).toEqual([
+      { type: 'base64', media_type: 'image/jpeg', data: '/9j/' },
+      { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' },
+    ]);
+  });
+});

@@ -1,7 +1,8 @@
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Base64ImageSource, ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
+import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
 import type { SamplingRequest, SamplingResponse, ToolResultPart } from '@toolhost/host';
 import { AnthropicAdapterError } from './anthropic-adapter-error.js';
+import { classifyAnthropicMedia } from './anthropic-media-type.js';
 
 /** How the Anthropic adapter answers MCP `sampling/createMessage` requests. */
 export interface AnthropicSamplingOptions {
@@ -64,14 +65,9 @@ function toArray(content: ToolResultPart | readonly ToolResultPart[]): readonly 
   return Array.isArray(content) ? content : [content as ToolResultPart];
 }
 
-const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
-
 function toContentBlock(part: ToolResultPart): ContentBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text };
-  const mimeType = part.mimeType.toLowerCase();
-  if (IMAGE_TYPES.has(mimeType)) {
-    const mediaType = mimeType as Base64ImageSource['media_type'];
-    return { type: 'image', source: { type: 'base64', media_type: mediaType, data: part.data } };
-  }
+  const media = classifyAnthropicMedia(part.mimeType);
+  if (media.kind === 'image') return { type: 'image', source: { type: 'base64', media_type: media.mediaType, data: part.data } };
   return { type: 'text', text: `[${part.mimeType} data omitted: this model cannot receive it.]` };
 }

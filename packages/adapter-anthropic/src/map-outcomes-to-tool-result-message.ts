@@ -1,10 +1,8 @@
-import type { Base64ImageSource, MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
+import type { MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
 import type { ToolCallOutcome } from '@toolhost/host';
+import { classifyAnthropicMedia } from './anthropic-media-type.js';
 
-type ImageMediaType = Base64ImageSource['media_type'];
 type ToolResultContent = Exclude<ToolResultBlockParam['content'], string | undefined>[number];
-
-const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/jpeg', 'image/png', 'image/gif', 'image/webp']);
 
 /**
  * Turn tool outcomes into the `user` message Anthropic expects next: one `tool_result` block
@@ -19,10 +17,10 @@ export function mapOutcomesToToolResultMessage(outcomes: readonly ToolCallOutcom
     const media: ToolResultContent[] = [];
     for (const part of outcome.parts) {
       if (part.type !== 'inlineData') continue;
-      const mimeType = part.mimeType.toLowerCase();
-      if (IMAGE_TYPES.has(mimeType)) {
-        media.push({ type: 'image', source: { type: 'base64', media_type: mimeType as ImageMediaType, data: part.data } });
-      } else if (mimeType === 'application/pdf') {
+      const accepted = classifyAnthropicMedia(part.mimeType);
+      if (accepted.kind === 'image') {
+        media.push({ type: 'image', source: { type: 'base64', media_type: accepted.mediaType, data: part.data } });
+      } else if (accepted.kind === 'pdf') {
         media.push({ type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: part.data } });
       } else {
         texts.push(`[Tool '${call.name}' also returned ${part.mimeType} data, which this model cannot receive.]`);

@@ -1,6 +1,6 @@
 // End to end: @google/genai client → msw (Gemini API) → McpToolHost → real stdio MCP server → next request.
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentResponse } from '@google/genai';
-import { createFixtureHost, PNG_SIGNATURE } from '@toolhost-internal/test-support';
+import { createFixtureHost, isPng } from '@toolhost-internal/test-support';
 import type { ConfirmationRequest, McpToolHost, ToolCallResult } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -71,7 +71,7 @@ describe('Gemini adapter end to end', () => {
     const mimeTypes = mediaParts.map((part) => part.inlineData?.mimeType);
     expect(mimeTypes).toEqual(['image/png', 'audio/wav', 'application/octet-stream']);
     const image = mediaParts[0]?.inlineData?.data ?? '';
-    expect(Buffer.from(image, 'base64').subarray(0, 8).toString('hex')).toBe(PNG_SIGNATURE);
+    expect(isPng(image)).toBe(true);
     const hostImage = outcome?.parts.find((part) => part.type === 'inlineData' && part.mimeType === 'image/png');
     expect(hostImage).toMatchObject({ data: image });
   });

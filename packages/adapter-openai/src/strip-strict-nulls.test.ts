@@ -47,4 +47,15 @@ describe('stripStrictNulls', () => {
     expect(stripStrictNulls(args, schema)).toEqual({ query: 'x', extra: null });
     expect(args).toEqual({ query: 'x', extra: null });
   });
+
+  it('drops nulls of optional properties declared in allOf and anyOf members (strict mode merges allOf)', () => {
+    const composed = {
+      type: 'object',
+      allOf: [{ $ref: '#/$defs/paging' }, { properties: { query: { type: 'string' } }, required: ['query'] }],
+      $defs: { paging: { type: 'object', properties: { limit: { type: 'integer' } } } },
+    };
+    expect(stripStrictNulls({ query: 'mcp', limit: null }, composed)).toEqual({ query: 'mcp' });
+    const union = { type: 'object', properties: { target: { anyOf: [{ type: 'object', properties: { path: { type: 'string' } } }, { type: 'string' }] } } };
+    expect(stripStrictNulls({ target: { path: null } }, union)).toEqual({ target: {} });
+  });
 });

@@ -11,7 +11,7 @@ const NAME_OPTIONS: ToolNameMapOptions = { normalize: (name) => name.replace(/[^
  * call can be cleaned of the `null`s strict mode forces.
  */
 export class ToolCallRegistry {
-  private readonly schemas = new Map<string, JsonSchemaObject>();
+  private schemas = new Map<string, JsonSchemaObject>();
   private names: ToolNameMap = createToolNameMap([], NAME_OPTIONS);
 
   constructor(private readonly strict: boolean) {}
@@ -19,7 +19,8 @@ export class ToolCallRegistry {
   /** Record the tools about to be declared; returns them under the names OpenAI accepts. */
   declare(tools: readonly HostToolDefinition[]): HostToolDefinition[] {
     this.names = createToolNameMap(tools.map((tool) => tool.name), NAME_OPTIONS);
-    for (const tool of tools) this.schemas.set(tool.name, tool.inputSchema);
+    // Only the tools of the latest declaration: a tool that went away leaves no stale schema behind.
+    this.schemas = new Map(tools.map((tool) => [tool.name, tool.inputSchema]));
     return tools.map((tool, index) => ({ ...tool, name: this.names.vendorNames[index] ?? tool.name }));
   }
 

@@ -1,41 +1,20 @@
-import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, relative } from 'node:path';
 import { trustFolder } from '@toolhost/config';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { assertBinBuilt, put, runToolhost, type RunResult } from './testing/run-toolhost.js';
 
 // These tests drive the built executable, as a user would: build first (`pnpm --filter @toolhost/cli build`).
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
-
 let root: string;
 let home: string;
 let project: string;
 const projectFile = () => join(project, '.toolhost', 'settings.json');
 const userFile = () => join(home, '.toolhost', 'settings.json');
 
-interface RunResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 function run(args: string[], cwd = project, extraEnv: Record<string, string> = {}): Promise<RunResult> {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [BIN, ...args],
-      { cwd, env: { PATH: process.env['PATH'] ?? '', HOME: home, USERPROFILE: home, TOOLHOST_SYSTEM_SETTINGS_PATH: join(root, 'system.json'), ...extraEnv } },
-      (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
-
-async function put(path: string, text: string): Promise<void> {
-  await mkdir(dirname(path), { recursive: true });
-  await writeFile(path, text);
+  return runToolhost(args, { cwd, home, env: { TOOLHOST_SYSTEM_SETTINGS_PATH: join(root, 'system.json'), ...extraEnv } });
 }
 
 /** Every file under `root` with its bytes, to prove that a failed command changed nothing. */
@@ -88,9 +67,7 @@ const COMMENTED = `// Project settings for the team.
 }
 `;
 
-beforeAll(() => {
-  if (!existsSync(BIN)) throw new Error(`${BIN} is missing: run "pnpm --filter @toolhost/cli build" first.`);
-});
+beforeAll(() => assertBinBuilt());
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'toolhost-cli-'));
   home = join(root, 'home');

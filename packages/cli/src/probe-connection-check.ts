@@ -1,6 +1,7 @@
 import type { LoadedServer } from '@toolhost/config';
 import { DEFAULT_PROBE_TIMEOUT_MS, McpServerStatus, probeServer, type TransportOptions } from '@toolhost/discovery';
 import { createAuthProvider, type TokenStore } from '@toolhost/oauth';
+import { usesOAuthSignIn } from './auth-status-rows.js';
 import type { ServerConnectionCheck, ServerConnectionResult } from './server-status.js';
 
 /** Options of {@link createProbeConnectionCheck}. */
@@ -50,8 +51,8 @@ export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions)
 
 async function authOptions(server: LoadedServer, tokenStore: TokenStore): Promise<Pick<TransportOptions, 'authProvider'>> {
   if (server.transport.transport === 'stdio') return {};
-  const google = server.config.authProviderType === 'google_credentials' || server.config.authProviderType === 'service_account_impersonation';
   // Without a stored token no provider is passed: a 401 then fails at once as AUTH_REQUIRED.
-  if (!google && !(await tokenStore.get(server.name).catch(() => undefined))) return {};
+  // (Google `authProviderType`s need no stored token: their provider gets credentials itself.)
+  if (usesOAuthSignIn(server) && !(await tokenStore.get(server.name).catch(() => undefined))) return {};
   return { authProvider: createAuthProvider({ serverName: server.name, config: server.config, tokenStore }) };
 }

@@ -36,8 +36,12 @@ const BLOCK_DETAIL = {
   EXCLUDED: 'in mcp.excluded',
   NOT_ALLOWED: 'not in mcp.allowed',
   INVALID_LIST: 'mcp.allowed or mcp.excluded is malformed',
-  UNTRUSTED_PROJECT: 'project folder not trusted: run "toolhost trust"',
 } as const;
+
+function blockDetail(reason: NonNullable<LoadedServer['blockReason']>): string {
+  if (reason.code === 'UNTRUSTED_PROJECT') return `project folder not trusted: run "${reason.trustCommand ?? 'toolhost trust'}"`;
+  return BLOCK_DETAIL[reason.code];
+}
 
 /** The state a server has without connecting to it: blocked, disabled, or enabled. */
 export function getConfiguredStatus(server: LoadedServer): 'blocked' | 'disabled' | 'enabled' {
@@ -100,7 +104,7 @@ export function formatServerRow(row: ServerStatusRow): string[] {
  */
 export function formatServerLine(server: LoadedServer, status: ServerListStatus, note?: string): string {
   const look = LOOK[status];
-  const detail = status === 'blocked' && server.blockReason !== undefined ? ` (${BLOCK_DETAIL[server.blockReason.code]})` : '';
+  const detail = status === 'blocked' && server.blockReason !== undefined ? ` (${blockDetail(server.blockReason)})` : '';
   const extra = note ? ` (${note})` : '';
   return `${look.icon} ${server.name}: ${server.transport.target} (${server.transport.transport}) - ${look.label}${detail}${extra} [${server.scope}]`;
 }

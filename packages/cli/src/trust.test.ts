@@ -96,7 +96,7 @@ describe('toolhost trust / untrust and mcp list', () => {
   it('keeps trust per --app-dir, and fails clearly for a folder that does not exist', async () => {
     await put(join(place.cwd, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { g: { command: 'gemini-tool' } } }));
     expect((await run(['trust'])).code).toBe(0);
-    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('⛔ g: gemini-tool (stdio) - Blocked');
+    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('⛔ g: gemini-tool (stdio) - Blocked (project folder not trusted: run "toolhost --app-dir .gemini trust") [project]');
     const added = await run(['--app-dir', '.gemini', 'mcp', 'add', 'h', 'x']);
     expect(added.stdout).toContain('run "toolhost --app-dir .gemini trust" in');
     expect((await run(['--app-dir', '.gemini', 'trust'])).code).toBe(0);

@@ -83,6 +83,18 @@ describe('loadSettings and folder trust', () => {
     expect(inHome.servers.every((server) => server.blockReason === undefined)).toBe(true);
   });
 
+  it('treats a project folder that is a symbolic link to the home folder as the home folder', async () => {
+    const link = join(root, 'home-link');
+    await symlink(home, link, 'dir');
+    const settings = await loadSettings({ homeDir: home, projectDir: link, env: {} });
+    expect(settings.projectTrusted).toBeUndefined();
+    expect(settings.files.map((file) => file.scope)).toEqual(['user']);
+    expect(settings.servers.map((server) => [server.name, server.scope, server.blockReason?.code])).toEqual([
+      ['mine', 'user', undefined],
+      ['shared', 'user', undefined],
+    ]);
+  });
+
   it('refuses to enable a server of an untrusted project with the trust hint', async () => {
     const error = await setServerEnabled({ homeDir: home, projectDir: project, env: {}, name: 'cloned', enabled: true }).catch((caught: unknown) => caught);
     expect(ConfigError.isInstance(error) && error.code).toBe('SERVER_BLOCKED');

@@ -9,7 +9,7 @@ import { createServerAccessPolicy, normalizeServerName, type ServerAccessPolicy,
 import type { McpServerConfig } from './server-config-schema.js';
 import { getFolderTrust } from './get-folder-trust.js';
 import { realFolderPath } from './read-trusted-folders.js';
-import { getEnablementFilePath, getSettingsFilePath, getTrustedFoldersFilePath, SETTINGS_SCOPES, type SettingsLocation, type SettingsScope } from './settings-paths.js';
+import { getEnablementFilePath, getSettingsFilePath, getTrustedFoldersFilePath, isProjectInHome, SETTINGS_SCOPES, type SettingsLocation, type SettingsScope } from './settings-paths.js';
 
 /** Options of {@link loadSettings}: where the files are and which variables to expand. */
 export interface LoadSettingsOptions extends SettingsLocation {
@@ -120,13 +120,15 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
   const allowedLists: (readonly string[])[] = [];
   const excluded = new Map<string, string>();
   let invalidList = false;
-  const trust = await resolveProjectTrust(options);
+  // A project folder that is the home folder (even through a symbolic link) has no project scope.
+  const projectInHome = isProjectInHome(options);
+  const trust = await resolveProjectTrust(options, projectInHome);
   errors.push(...trust.errors);
   warnings.push(...trust.warnings);
 
   for (const scope of SETTINGS_SCOPES) {
     const filePath = getSettingsFilePath(scope, options);
-    if (filePath === undefined || files.some((file) => file.filePath === filePath)) continue;
+    if (filePath === undefined || (scope === 'project' && projectInHome) || files.some((file) => file.filePath === filePath)) continue;
     let text: string | undefined;
     try {
       text = await readTextFile(filePath);
@@ -210,10 +212,9 @@ interface ProjectTrust {
   warnings: readonly ConfigWarning[];
 }
 
-async function resolveProjectTrust(options: LoadSettingsOptions): Promise<ProjectTrust> {
+async function resolveProjectTrust(options: LoadSettingsOptions, projectInHome: boolean): Promise<ProjectTrust> {
   const filePath = getTrustedFoldersFilePath(options);
-  const projectFile = getSettingsFilePath('project', options);
-  if (options.projectDir === undefined || projectFile === getSettingsFilePath('user', options)) {
+  if (options.projectDir === undefined || projectInHome) {
     return { trusted: undefined, folder: undefined, filePath, errors: [], warnings: [] };
   }
   const mode = options.projectTrust ?? 'auto';
@@ -227,6 +228,7 @@ function untrustedReason(name: string, folder: string, options: LoadSettingsOpti
   return {
     code: 'UNTRUSTED_PROJECT',
     projectFolder: folder,
+    trustCommand: command,
     message: `MCP server "${name}" comes from the settings of the project folder ${folder}, which is not trusted, so it is not started. If you trust this folder, run "${command}" in ${folder}.`,
   };
 }

@@ -21,6 +21,8 @@ export interface ServerBlockReason {
   readonly message: string;
   /** With `UNTRUSTED_PROJECT`: the project folder (real path) that would have to be trusted. */
   readonly projectFolder?: string;
+  /** With `UNTRUSTED_PROJECT`: the command that trusts the folder (the `trustCommand` option of `loadSettings`). */
+  readonly trustCommand?: string;
 }
 
 /** Options of {@link createServerAccessPolicy}. */

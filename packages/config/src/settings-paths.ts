@@ -72,6 +72,14 @@ export function isSameDirectory(a: string, b: string): boolean {
 }
 
 /**
+ * True when the project folder is the home folder (symbolic links resolved), so that the project
+ * settings file would be the user settings file. False without a project folder.
+ */
+export function isProjectInHome(location: SettingsLocation): boolean {
+  return location.projectDir !== undefined && isSameDirectory(location.projectDir, location.homeDir ?? homedir());
+}
+
+/**
  * Returns the file to edit for a scope. Throws `PROJECT_DIR_MISSING` for project scope without a
  * project folder, and `PROJECT_SCOPE_IN_HOME` when the project folder is the home folder (its
  * project file would be the user file).
@@ -84,12 +92,11 @@ export function getWritableSettingsFilePath(scope: WritableSettingsScope, locati
         message: 'Project settings cannot be edited because no project directory was given. Pass projectDir, or edit the user scope.',
       });
     }
-    const home = location.homeDir ?? homedir();
-    if (isSameDirectory(location.projectDir, home)) {
+    if (isProjectInHome(location)) {
       throw new ConfigError({
         code: 'PROJECT_SCOPE_IN_HOME',
         filePath: getSettingsFilePath('project', location),
-        message: `The project directory is the home directory (${resolve(home)}), where project settings would be the user settings file. Edit the user scope instead.`,
+        message: `The project directory is the home directory (${resolve(location.homeDir ?? homedir())}), where project settings would be the user settings file. Edit the user scope instead.`,
       });
     }
   }

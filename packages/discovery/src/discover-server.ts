@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
@@ -64,6 +65,54 @@ async function readList<T>(
   }
 }
 
+/** How to read one kind of list: the capability it needs, its method, and one page. */
+interface ListReader<K extends OfferingKind> {
+  capability: 'tools' | 'prompts' | 'resources';
+  method: string;
+  page: (
+    client: Client,
+    params: { cursor?: string },
+    request: RequestOptions,
+  ) => Promise<ListPage<ServerOfferings[K][number]>>;
+}
+
+const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
+  tools: {
+    capability: 'tools',
+    method: 'tools/list',
+    page: async (client, params, request) => {
+      const page = await client.listTools(params, request);
+      return { items: page.tools, nextCursor: page.nextCursor };
+    },
+  },
+  prompts: {
+    capability: 'prompts',
+    method: 'prompts/list',
+    page: async (client, params, request) => {
+      const page = await client.listPrompts(params, request);
+      return { items: page.prompts, nextCursor: page.nextCursor };
+    },
+  },
+  resources: {
+    capability: 'resources',
+    method: 'resources/list',
+    page: async (client, params, request) => {
+      const page = await client.listResources(params, request);
+      return { items: page.resources, nextCursor: page.nextCursor };
+    },
+  },
+  resourceTemplates: {
+    capability: 'resources',
+    method: 'resources/templates/list',
+    page: async (client, params, request) => {
+      const page = await client.listResourceTemplates(params, request);
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+    },
+  },
+};
+
+const ALL_KINDS: readonly OfferingKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+
 /**
  * List every page of the tools, prompts, resources and resource templates of a connected
  * server. A list is only requested when the server declares the matching capability, and a
@@ -72,69 +121,26 @@ async function readList<T>(
 export async function discoverServer(options: DiscoverServerOptions): Promise<Partial<ServerOfferings>> {
   const { client, signal, timeout } = options;
   const capabilities = client.getServerCapabilities() ?? {};
-  const kinds = new Set<OfferingKind>(options.kinds ?? ['tools', 'prompts', 'resources', 'resourceTemplates']);
   // A child signal per request: the SDK adds an abort listener per request to the signal it gets,
   // and a long pagination would otherwise pile them up on one signal.
-  const request = {
+  const request: RequestOptions = {
     get signal() {
       return signal ? AbortSignal.any([signal]) : undefined;
     },
     timeout,
   };
   const result: Partial<ServerOfferings> = {};
-  const jobs: Promise<void>[] = [];
-  if (kinds.has('tools')) {
-    jobs.push(
-      (capabilities.tools
-        ? readList(options, 'tools/list', async (cursor) => {
-            const page = await client.listTools(cursor === undefined ? {} : { cursor }, request);
-            return { items: page.tools, nextCursor: page.nextCursor };
-          })
-        : Promise.resolve([])
-      ).then((tools) => {
-        result.tools = tools.filter((tool) => isToolEnabled(tool.name, options.filter));
-      }),
-    );
-  }
-  if (kinds.has('prompts')) {
-    jobs.push(
-      (capabilities.prompts
-        ? readList(options, 'prompts/list', async (cursor) => {
-            const page = await client.listPrompts(cursor === undefined ? {} : { cursor }, request);
-            return { items: page.prompts, nextCursor: page.nextCursor };
-          })
-        : Promise.resolve([])
-      ).then((prompts) => {
-        result.prompts = prompts;
-      }),
-    );
-  }
-  if (kinds.has('resources')) {
-    jobs.push(
-      (capabilities.resources
-        ? readList(options, 'resources/list', async (cursor) => {
-            const page = await client.listResources(cursor === undefined ? {} : { cursor }, request);
-            return { items: page.resources, nextCursor: page.nextCursor };
-          })
-        : Promise.resolve([])
-      ).then((resources) => {
-        result.resources = resources;
-      }),
-    );
-  }
-  if (kinds.has('resourceTemplates')) {
-    jobs.push(
-      (capabilities.resources
-        ? readList(options, 'resources/templates/list', async (cursor) => {
-            const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, request);
-            return { items: page.resourceTemplates, nextCursor: page.nextCursor };
-          })
-        : Promise.resolve([])
-      ).then((templates) => {
-        result.resourceTemplates = templates;
-      }),
-    );
-  }
-  await Promise.all(jobs);
+  const readKind = async <K extends OfferingKind>(kind: K): Promise<void> => {
+    const reader: ListReader<K> = LIST_READERS[kind];
+    const items = capabilities[reader.capability]
+      ? await readList(options, reader.method, (cursor) =>
+          reader.page(client, cursor === undefined ? {} : { cursor }, request),
+        )
+      : [];
+    result[kind] = (
+      kind === 'tools' ? (items as Tool[]).filter((tool) => isToolEnabled(tool.name, options.filter)) : items
+    ) as ServerOfferings[K];
+  };
+  await Promise.all([...new Set(options.kinds ?? ALL_KINDS)].map((kind) => readKind(kind)));
   return result;
 }

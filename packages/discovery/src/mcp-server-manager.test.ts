@@ -168,6 +168,8 @@ describe('McpServerManager discovery', () => {
     await expect.poll(() => manager.getServer('sleepy')?.status).toBe(McpServerStatus.CONNECTING);
     await expect.poll(() => processArgs().includes(marker), { timeout: 10_000 }).toBe(true);
     await manager.close();
+    // close() waits for the attempt it cancelled: the child is gone when it resolves.
+    expect(processArgs().includes(marker)).toBe(false);
     await expect.poll(() => processArgs().includes(marker), { timeout: 5000 }).toBe(false);
     const [snapshot] = await discovery;
     expect(created).toEqual(['sleepy']);

@@ -3,6 +3,7 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '@toolhost/config';
 import type { TransportOptions } from './connect-client.js';
 import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DEFAULT_CLIENT_INFO } from './mcp-server-manager.js';
 import type { ServerErrorInfo } from './manager-types.js';
 import { ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
@@ -62,7 +63,7 @@ export async function probeServer(
     session = await ServerSession.open({
       serverName: name,
       config,
-      client: new Client(options.clientInfo ?? { name: 'toolhost', version: '0.1.0' }, { capabilities: {} }),
+      client: new Client({ ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) }, { capabilities: {} }),
       timeout: timeoutMs,
       signal: abort.signal,
       transportOptions: options.transportOptions,

@@ -1,6 +1,10 @@
 /** Reconnect policy for a server that went away after it was connected. */
 export interface ReconnectOptions {
-  /** Attempts before giving up (0 disables reconnecting). @default 5 */
+  /**
+   * Attempts before giving up (0 disables reconnecting). The count is reset only by a connection
+   * that stayed up for at least `maxDelayMs` (or by `reconnect(name)`), so a server that drops
+   * again right after every reconnect still runs into this limit. @default 5
+   */
   maxAttempts?: number;
   /** Delay before the first attempt, in milliseconds. @default 1000 */
   initialDelayMs?: number;

@@ -60,6 +60,25 @@ describe('a server that goes away', () => {
     }
   });
 
+  it('gives up on a server that crashes again after every reconnect: a short-lived connection does not reset the count', async () => {
+    const manager = createManager({
+      reconnect: { initialDelayMs: 50, maxDelayMs: 20_000, maxAttempts: 2 },
+      servers: [{ name: 'flapping', config: stdioFixture('crash') }],
+    });
+    await manager.discoverAll();
+    const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === DiscoveryErrorCode.RECONNECT_GAVE_UP, 20_000);
+    for (let crash = 1; crash <= 3; crash++) {
+      const reconnected =
+        crash < 3 ? nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED) : undefined;
+      await manager.callTool('crash', {}).catch(() => undefined);
+      await reconnected;
+    }
+    const { error } = await gaveUp;
+    expect(error.serverName).toBe('flapping');
+    expect(error.message).toContain('after 2 attempts');
+    expect(manager.getServer('flapping')?.status).toBe(McpServerStatus.DISCONNECTED);
+  });
+
   it('reconnect(name) replaces the connection by a new one', async () => {
     const manager = createManager({ servers: [{ name: 'basic', config: stdioFixture('basic') }] });
     await manager.discoverAll();

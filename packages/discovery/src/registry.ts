@@ -63,12 +63,25 @@ export class Registry<E extends { serverName: string }> implements ReadonlyRegis
     for (const [key, entry] of next) {
       const previous = this.#entries.get(key);
       if (!previous) diff.added.push(entry);
-      else if (JSON.stringify(previous) !== JSON.stringify(entry)) diff.changed.push(entry);
+      else if (!sameEntry(previous, entry)) diff.changed.push(entry);
     }
     for (const [key, entry] of this.#entries) if (!next.has(key)) diff.removed.push(entry);
     this.#entries = next;
     return diff;
   }
+}
+
+/**
+ * Whether two entries are equal: field by field by reference first (a rebuild reuses the tool
+ * objects of servers whose lists did not change, so this is the common case and costs no
+ * serialisation), else by their JSON.
+ */
+function sameEntry(a: object, b: object): boolean {
+  const keys = Object.keys(a);
+  const shallowEqual =
+    keys.length === Object.keys(b).length &&
+    keys.every((key) => (a as Record<string, unknown>)[key] === (b as Record<string, unknown>)[key]);
+  return shallowEqual || JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Whether a diff reports any change. */

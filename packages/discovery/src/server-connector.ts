@@ -50,7 +50,16 @@ export class ServerConnector {
   }
 
   /** Connect and discover one server under its timeout. Never rejects. */
-  async connect(state: ServerState, { reconnectOnFailure }: { reconnectOnFailure: boolean }): Promise<void> {
+  connect(state: ServerState, options: { reconnectOnFailure: boolean }): Promise<void> {
+    const attempt = this.#connect(state, options);
+    state.connecting = attempt;
+    void attempt.finally(() => {
+      if (state.connecting === attempt) state.connecting = undefined;
+    });
+    return attempt;
+  }
+
+  async #connect(state: ServerState, { reconnectOnFailure }: { reconnectOnFailure: boolean }): Promise<void> {
     if (this.#options.isClosed()) return;
     const generation = ++state.generation;
     state.pendingListChanges.clear();
@@ -111,7 +120,7 @@ export class ServerConnector {
       }
       state.session = session;
       state.offerings = offerings;
-      state.reconnectAttempts = 0;
+      state.connectedAt = Date.now();
       startListRefreshers({
         state,
         session,
@@ -141,11 +150,17 @@ export class ServerConnector {
     }
   }
 
-  /** Close a server's session and cancel its reconnects and refreshes. */
+  /**
+   * Close a server's session and cancel its reconnects and refreshes; resolves once a
+   * cancelled connection attempt has also closed (and stopped its child process).
+   */
   async disconnect(state: ServerState): Promise<void> {
+    const attempt = state.connecting;
     state.generation++;
     clearTimeout(state.reconnectTimer);
     state.reconnectTimer = undefined;
+    // A deliberate disconnect (or reconnect by hand) ends any streak of failed reconnects.
+    state.reconnectAttempts = 0;
     state.connectAbort?.abort(
       new DiscoveryError(`Connecting to MCP server '${state.name}' was cancelled.`, {
         code: DiscoveryErrorCode.CONNECT_FAILED,
@@ -155,13 +170,15 @@ export class ServerConnector {
     stopListRefreshers(state);
     const session = state.session;
     state.session = undefined;
-    if (!session) return;
-    this.#options.setStatus(state, McpServerStatus.DISCONNECTING);
-    state.lastStderr = session.stderrTail();
-    state.offerings = emptyOfferings();
-    this.#options.onOfferingsChange();
-    await session.close();
-    this.#options.setStatus(state, McpServerStatus.DISCONNECTED);
+    if (session) {
+      this.#options.setStatus(state, McpServerStatus.DISCONNECTING);
+      state.lastStderr = session.stderrTail();
+      state.offerings = emptyOfferings();
+      this.#options.onOfferingsChange();
+      await session.close();
+      this.#options.setStatus(state, McpServerStatus.DISCONNECTED);
+    }
+    await attempt;
   }
 
   #discover(state: ServerState, session: ServerSession, signal: AbortSignal, timeout: number, kinds?: OfferingKind[]) {
@@ -181,6 +198,10 @@ export class ServerConnector {
     if (generation !== state.generation || state.status !== McpServerStatus.CONNECTED) return;
     if (this.#options.isClosed()) return;
     state.generation++;
+    // Only a connection that stayed up for a while ends the streak; one that drops right after
+    // each reconnect (a crash loop) must still run into maxAttempts.
+    const upMs = Date.now() - (state.connectedAt ?? 0);
+    if (upMs >= this.#options.reconnect.maxDelayMs) state.reconnectAttempts = 0;
     stopListRefreshers(state);
     state.lastStderr = state.session?.stderrTail() ?? state.lastStderr;
     state.session = undefined;

@@ -8,28 +8,15 @@ import {
   ToolListChangedNotificationSchema,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { McpServerConfig } from '@toolhost/config';
-import { connectClient, type OpenedConnection, type TransportOptions } from './connect-client.js';
+import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
 import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
 import { mapRequestError } from './map-request-error.js';
 
 /** Which list a `list_changed` notification is about. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
 
-/** Options of {@link ServerSession.open}. */
-export interface OpenSessionOptions {
-  /** Server name. */
-  serverName: string;
-  /** Server entry. */
-  config: McpServerConfig;
-  /** A fresh, unconnected client. */
-  client: Client;
-  /** Timeout of the initialize request. */
-  timeout: number;
-  /** Aborts the attempt. */
-  signal: AbortSignal;
-  /** Options for the transport layer. */
-  transportOptions?: TransportOptions | undefined;
+/** Options of {@link ServerSession.open}: those of {@link connectClient} (with a fresh, unconnected client), plus callbacks. */
+export interface OpenSessionOptions extends ConnectClientOptions {
   /** Called when the server says one of its lists changed (only for declared capabilities). */
   onListChanged: (kind: ListKind) => void;
   /** Called once if the connection goes away without {@link ServerSession.close} being called. */
@@ -86,7 +73,7 @@ export class ServerSession {
       session.#checkLiveness(error);
     };
     try {
-      session.#connection = await connectClient({ ...options });
+      session.#connection = await connectClient(options);
       session.#open = true;
     } catch (error) {
       session.#closing = true;

@@ -42,12 +42,16 @@ export class ServerState {
   lastStderr: string[] = [];
   /** Increments on every connect or disconnect, so stale async work can tell it is stale. */
   generation = 0;
-  /** Failed reconnect attempts in a row. */
+  /** Reconnect attempts since the last stable connection (see `ReconnectOptions.maxAttempts`). */
   reconnectAttempts = 0;
+  /** When the current (or last) session became `CONNECTED`, in epoch ms. */
+  connectedAt: number | undefined;
   /** Pending reconnect. */
   reconnectTimer: ReturnType<typeof setTimeout> | undefined;
   /** Aborts the connection attempt in progress. */
   connectAbort: AbortController | undefined;
+  /** The connection attempt in progress (it never rejects). */
+  connecting: Promise<void> | undefined;
   /** list_changed notifications that arrived while the server was still being discovered. */
   pendingListChanges = new Set<ListKind>();
   /** list_changed refreshers of the current session. */

@@ -22,9 +22,13 @@ export function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
   };
 }
 
+// Per registry entry (a new listing makes new entries), so the per-call path builds nothing twice.
+const foundByEntry = new WeakMap<RegisteredTool, { readonly servers: readonly ResolvedServer[]; readonly found: FoundTool }>();
+
 /**
  * Find a registered tool by the name the model used, with its server's timeout and what the
  * confirmation policy decides on (the tool exactly as listed, trust, the server's identity).
+ * The answer is cached per registry entry and server list.
  */
 export function findRegisteredTool(options: {
   readonly name: string;
@@ -32,9 +36,12 @@ export function findRegisteredTool(options: {
   readonly servers: readonly ResolvedServer[];
 }): FoundTool | undefined {
   const entry = options.tools.get(options.name);
-  const server = entry ? options.servers.find((candidate) => candidate.name === entry.serverName) : undefined;
-  if (!entry || !server) return undefined;
-  return {
+  if (!entry) return undefined;
+  const cached = foundByEntry.get(entry);
+  if (cached?.servers === options.servers) return cached.found;
+  const server = options.servers.find((candidate) => candidate.name === entry.serverName);
+  if (!server) return undefined;
+  const result: FoundTool = {
     definition: toToolDefinition(entry),
     timeoutMs: server.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,
     subject: {
@@ -45,4 +52,6 @@ export function findRegisteredTool(options: {
       serverIdentity: `${server.transport.transport}:${server.transport.target}`,
     },
   };
+  foundByEntry.set(entry, { servers: options.servers, found: result });
+  return result;
 }

@@ -60,8 +60,9 @@ describe('McpToolHost with a fixture server and server-everything', () => {
     expect(result.parts.find((part) => part.type === 'inlineData')).toMatchObject({ mimeType: 'image/png' });
     expect(result.display).toContain('[Image: image/png]');
     const statuses = updates.filter((u) => u.toolCallId === 'img-1').map((u) => u.status);
-    expect(statuses).toEqual(['PENDING', 'PENDING', 'EXECUTING', 'SUCCEEDED']);
-    const pending = updates.find((u) => u.confirmationRequest);
+    // One PENDING per call, carrying the confirmation request (the seeds' lifecycle).
+    expect(statuses).toEqual(['PENDING', 'EXECUTING', 'SUCCEEDED']);
+    const pending = updates.find((u) => u.toolCallId === 'img-1' && u.status === 'PENDING');
     expect(pending?.confirmationRequest?.mcpDetails).toMatchObject({ serverName: 'everything', toolName: 'get-tiny-image' });
     expect(pending?.confirmationRequest?.options.map((o) => o.id)).toEqual([
       'proceed_once',
@@ -77,7 +78,8 @@ describe('McpToolHost with a fixture server and server-everything', () => {
     const result = await host.callTool('everything__echo', { message: 'never sent' }, { toolCallId: 'declined' });
     expect(result.isError).toBe(true);
     expect(result.error?.code).toBe('TOOL_CALL_DENIED');
-    expect(updates.map((u) => u.status)).toEqual(['PENDING', 'PENDING', 'CANCELLED']);
+    expect(updates.map((u) => u.status)).toEqual(['PENDING', 'CANCELLED']);
+    expect(updates[0]?.confirmationRequest?.toolCallId).toBe('declined');
   });
 
   it('runs a trusted tool without asking', async () => {

@@ -31,10 +31,10 @@ import { HostEventEmitter, type HostEventListener, type HostEvents } from './hos
 import type { McpToolHostOptions } from './host-options.js';
 import type { FormatStatusOptions, HostStatus } from './host-status.js';
 import type { HostToolDefinition, ModelAdapter, ModelToolCall } from './model-adapter.js';
-import { buildPromptCommands } from './prompt-commands.js';
+import { buildPromptCommands, findPromptCommand } from './prompt-commands.js';
 import { resolveServers, type ResolvedServer } from './resolve-servers.js';
-import { runToolCall, type ToolCallResult } from './run-tool-call.js';
-import { findRegisteredTool, toToolDefinition } from './find-registered-tool.js';
+import { runToolCall, type RunToolCallDependencies, type ToolCallResult } from './run-tool-call.js';
+import { toToolDefinition } from './find-registered-tool.js';
 import { executeSlashCommand, runSlashCommand } from './run-slash-command.js';
 import {
   promptToSlashCommand,
@@ -45,11 +45,11 @@ import {
   type SlashCommandResult,
 } from './slash-command.js';
 import { BUILT_IN_COMMANDS } from './built-in-commands.js';
-import { defaultTokenStore, needsAuthentication, signIn, transportOptionsFor } from './host-auth.js';
-import type { BearerChallenge, StoredTokenOAuthProvider, TokenStore } from '@toolhost/oauth';
-import { insufficientScopeChallenge, runWithStepUp } from './step-up.js';
-import { createToolPolicy, type ToolPolicy } from './tool-policy.js';
-import { mapToolResult, type ResultMappingOptions } from './map-tool-result.js';
+import { defaultTokenStore, needsAuthentication } from './host-auth.js';
+import { HostSignIn } from './host-sign-in.js';
+import { notConnectedError, requireClient } from './require-client.js';
+import { createToolCallDependencies } from './tool-call-dependencies.js';
+import { createToolPolicy } from './tool-policy.js';
 import type { UiHooks } from './ui-hooks.js';
 
 /** Default overall cap of one tool call (progress cannot keep it alive longer). */
@@ -102,13 +102,10 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #ui: UiHooks;
   readonly #events = new HostEventEmitter();
   readonly #manager: McpServerManager;
-  readonly #policy: ToolPolicy;
   readonly #clientInfo: Implementation;
-  readonly #maxTotalCallTimeoutMs: number;
-  readonly #resultMapping: ResultMappingOptions;
-  readonly #tokenStore: TokenStore;
+  readonly #auth: HostSignIn;
+  readonly #toolCalls: RunToolCallDependencies;
   readonly #attached = new Map<string, { client: Client; features: AttachedClientFeatures }>();
-  readonly #storedTokenProviders = new Map<string, StoredTokenOAuthProvider>();
   #closed = false;
   #callCounter = 0;
   #executionCounter = 0;
@@ -124,32 +121,43 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.configErrors = resolved.errors;
     this.configWarnings = resolved.warnings;
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
-    this.#maxTotalCallTimeoutMs = options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS;
-    this.#resultMapping = options.resultMapping ?? {};
     this.roots = new RootsController({
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
-    this.#policy = createToolPolicy({
-      interactive: this.#ui.confirm !== undefined,
-      ...(options.stores?.approvals ? { store: options.stores.approvals } : {}),
-      ...(options.allowList ? { allowList: options.allowList } : {}),
-      ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}),
+    this.#auth = new HostSignIn({
+      servers: this.#servers,
+      tokenStore: options.stores?.tokens ?? defaultTokenStore(options),
+      ui: this.#ui,
+      onAuthorizationUrl: (event) => this.#events.emit('auth-url', event),
     });
-    this.#tokenStore = options.stores?.tokens ?? defaultTokenStore(options);
     this.#manager = new McpServerManager({
       servers: this.#servers,
       clientInfo: this.#clientInfo,
-      transportOptions: (serverName) =>
-        transportOptionsFor({
-          server: this.#servers.find((server) => server.name === serverName),
-          tokenStore: this.#tokenStore,
-          onStoredTokenProvider: (provider) => this.#storedTokenProviders.set(serverName, provider),
-        }),
+      transportOptions: (serverName) => this.#auth.transportOptions(serverName),
       createClient: (serverName) => this.createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
     forwardManagerEvents({ manager: this.#manager, events: this.#events, ui: this.#ui });
+    this.#toolCalls = createToolCallDependencies({
+      manager: this.#manager,
+      servers: this.#servers,
+      policy: createToolPolicy({
+        interactive: this.#ui.confirm !== undefined,
+        ...(options.stores?.approvals ? { store: options.stores.approvals } : {}),
+        ...(options.allowList ? { allowList: options.allowList } : {}),
+        ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}),
+      }),
+      ui: this.#ui,
+      events: this.#events,
+      resultMapping: options.resultMapping ?? {},
+      maxTotalTimeoutMs: options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS,
+      newToolCallId: () => {
+        this.#callCounter += 1;
+        return `toolcall-${this.#callCounter}`;
+      },
+      withStepUp: (stepUp) => this.#auth.withStepUp(stepUp),
+    });
   }
 
   /**
@@ -221,7 +229,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     for (const snapshot of this.#manager.listServers()) {
       const server = this.#servers.find((candidate) => candidate.name === snapshot.name);
       if (server?.config.oauth?.enabled === true && needsAuthentication(snapshot.lastError)) {
-        await this.#signIn(snapshot.name, { challenge: this.#stepUpChallenge(snapshot.name) })
+        await this.#auth.signIn(snapshot.name, { challenge: this.#auth.stepUpChallenge(snapshot.name) })
           .then(() => this.#manager.reconnect(snapshot.name))
           .catch(() => undefined);
       }
@@ -239,7 +247,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    */
   async authenticate(serverName: string, options: { readonly signal?: AbortSignal } = {}): Promise<HostStatus> {
     this.#assertOpen();
-    await this.#signIn(serverName, { ...options, challenge: this.#stepUpChallenge(serverName) });
+    await this.#auth.signIn(serverName, { ...options, challenge: this.#auth.stepUpChallenge(serverName) });
     await this.#manager.reconnect(serverName);
     return this.getStatus();
   }
@@ -427,7 +435,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   async subscribeResource(serverName: string, uri: string): Promise<void> {
     this.#assertOpen();
     const subscriptions = this.getResourceSubscriptions(serverName);
-    if (!subscriptions) throw this.#notConnected(serverName, `subscribe to "${uri}"`);
+    if (!subscriptions) throw notConnectedError({ servers: this.#servers, serverName, what: `subscribe to "${uri}"` });
     await subscriptions.subscribe(uri);
   }
 
@@ -470,7 +478,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     readonly signal?: AbortSignal;
   }): Promise<CompletionSuggestions> {
     this.#assertOpen();
-    const command = this.#findPromptCommand(options.command);
+    const command = findPromptCommand(this.#promptCommands(), options.command);
     return completeArgument(this.#requireClient(command.serverName, `complete /${command.name}`), {
       ref: { type: 'prompt', name: command.promptName },
       argument: options.argument,
@@ -537,111 +545,12 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     );
   }
 
-  #findPromptCommand(name: string): PromptCommand {
-    const commands = this.#promptCommands();
-    const command = commands.find((prompt) => prompt.name === name);
-    if (!command) {
-      throw new HostError({
-        code: 'COMMAND_NOT_FOUND',
-        commandName: name,
-        message: `No MCP prompt command is named "/${name}". Prompt commands: ${commands.map((prompt) => `/${prompt.name}`).join(', ') || 'none (run discover() first)'}.`,
-      });
-    }
-    return command;
-  }
-
   #requireClient(serverName: string, what: string): Client {
-    const client = this.#manager.getClient(serverName);
-    if (!client) throw this.#notConnected(serverName, what);
-    return client;
-  }
-
-  #notConnected(serverName: string, what: string): HostError {
-    const configured = this.#servers.some((server) => server.name === serverName);
-    return new HostError({
-      code: 'SERVER_NOT_FOUND',
-      serverName,
-      message: configured
-        ? `MCP server "${serverName}" is not connected, so the host cannot ${what}; see /mcp for why.`
-        : `No MCP server named "${serverName}" is configured, so the host cannot ${what}.`,
-    });
+    return requireClient({ manager: this.#manager, servers: this.#servers, serverName, what });
   }
 
   #runCall(call: ModelToolCall, signal: AbortSignal | undefined): Promise<ToolCallResult> {
-    return runToolCall(
-      {
-        findTool: (name) => findRegisteredTool({ name, tools: this.#manager.tools, servers: this.#servers }),
-        listToolNames: () => this.#manager.tools.list().map((tool) => tool.registeredName),
-        decide: (found, args) => this.#policy.decide(found.subject, args),
-        ...(this.#ui.confirm ? { confirm: this.#ui.confirm.bind(this.#ui) } : {}),
-        invoke: (tool, args, invokeOptions) =>
-          this.#withStepUp({
-            serverName: tool.serverName,
-            what: `call tool "${tool.originalName}"`,
-            run: () => this.#manager.callTool(tool.name, args, invokeOptions),
-            signal: invokeOptions.signal,
-          }),
-        mapResult: (result, tool) => mapToolResult(result, tool, this.#resultMapping),
-        emit: (toolCall) => {
-          this.#events.emit('tool-call-update', toolCall);
-          this.#ui.onToolCallUpdate?.(toolCall);
-        },
-        onProgress: (event) => {
-          this.#events.emit('tool-progress', event);
-          this.#ui.onProgress?.(event);
-        },
-        maxTotalTimeoutMs: this.#maxTotalCallTimeoutMs,
-        newToolCallId: () => {
-          this.#callCounter += 1;
-          return `toolcall-${this.#callCounter}`;
-        },
-      },
-      call,
-      signal ? { signal } : {},
-    );
-  }
-
-  #signIn(serverName: string, options: { readonly signal?: AbortSignal | undefined; readonly challenge?: BearerChallenge | undefined }): Promise<void> {
-    return signIn({
-      serverName,
-      servers: this.#servers,
-      tokenStore: this.#tokenStore,
-      onAuthorizationUrl: (url) => this.#events.emit('auth-url', { serverName, url }),
-      ...(this.#ui.openBrowser ? { openBrowser: (url: string) => this.#ui.openBrowser?.(url) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(options.challenge ? { challenge: options.challenge } : {}),
-    });
-  }
-
-  /** The server's last `insufficient_scope` challenge, as its OAuth provider recorded it. */
-  #stepUpChallenge(serverName: string): BearerChallenge | undefined {
-    const challenge = this.#storedTokenProviders.get(serverName)?.lastChallenge;
-    return challenge?.error === 'insufficient_scope' ? challenge : undefined;
-  }
-
-  /** Run a user-initiated request on a server with OAuth step-up (see {@link McpToolHost.callTool}). */
-  #withStepUp<T>(options: {
-    readonly serverName: string;
-    readonly what: string;
-    readonly run: () => Promise<T>;
-    readonly signal: AbortSignal | undefined;
-  }): Promise<T> {
-    const { serverName } = options;
-    const server = this.#servers.find((candidate) => candidate.name === serverName);
-    if (!server || server.transport.transport === 'stdio') return options.run();
-    return runWithStepUp({
-      serverName,
-      what: options.what,
-      run: options.run,
-      challengeOf: (error) => insufficientScopeChallenge(error, this.#storedTokenProviders.get(serverName)?.lastChallenge),
-      mayOpenBrowser: this.#ui.openBrowser !== undefined || server.config.oauth?.enabled === true,
-      reauthorize: async (challenge) => {
-        await this.#signIn(serverName, { signal: options.signal, challenge });
-        // The provider reads the new token from the store on the next request; forget the old challenge.
-        const provider = this.#storedTokenProviders.get(serverName);
-        if (provider) provider.lastChallenge = undefined;
-      },
-    });
+    return runToolCall(this.#toolCalls, call, signal ? { signal } : {});
   }
 
   #assertOpen(): void {

@@ -52,6 +52,23 @@ function promptText(result: GetPromptResult): string {
   return texts.join('\n\n');
 }
 
+/**
+ * The prompt command named `name` (without the slash).
+ *
+ * @throws HostError `COMMAND_NOT_FOUND`, listing the prompt commands there are.
+ */
+export function findPromptCommand(commands: readonly PromptCommand[], name: string): PromptCommand {
+  const command = commands.find((prompt) => prompt.name === name);
+  if (!command) {
+    throw new HostError({
+      code: 'COMMAND_NOT_FOUND',
+      commandName: name,
+      message: `No MCP prompt command is named "/${name}". Prompt commands: ${commands.map((prompt) => `/${prompt.name}`).join(', ') || 'none (run discover() first)'}.`,
+    });
+  }
+  return command;
+}
+
 /** Options of {@link runPromptCommand}. */
 export interface RunPromptCommandOptions {
   /** The command to run. */

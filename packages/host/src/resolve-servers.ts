@@ -99,13 +99,8 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
     for (const entry of parsed.servers) {
       const transport = entry.config ? getServerTransport(entry.config) : undefined;
       if (!entry.config || !transport) continue;
-      servers.push({
-        name: entry.name,
-        config: entry.config,
-        transport,
-        blockedReason: policy.getServerBlockReason(entry.name)?.message,
-        blockedCode: policy.getServerBlockReason(entry.name)?.code,
-      });
+      const blocked = policy.getServerBlockReason(entry.name);
+      servers.push({ name: entry.name, config: entry.config, transport, blockedReason: blocked?.message, blockedCode: blocked?.code });
     }
     return { servers, errors: parsed.errors, warnings: parsed.warnings };
   }

@@ -114,8 +114,8 @@ function progressText(progress: ToolCallProgress): string {
 
 /**
  * Run one model tool call through the whole pipeline, reporting every lifecycle step:
- * look-up → `PENDING` → argument validation → confirmation (`PENDING` with the request) →
- * `EXECUTING` (with progress) → `SUCCEEDED`, `FAILED` or `CANCELLED`. Never throws: failures
+ * look-up → argument validation and policy → one `PENDING` (with the confirmation request when
+ * the user must decide) → confirmation → `EXECUTING` (with progress) → `SUCCEEDED`, `FAILED` or `CANCELLED`. Never throws: failures
  * come back as an error outcome the model can read.
  */
 export async function runToolCall(
@@ -161,7 +161,6 @@ export async function runToolCall(
   const tool = found.definition;
   const serverFields = { serverName: tool.serverName, serverToolName: tool.originalName };
   state = { ...state, ...serverFields, description: `${tool.serverName} › ${tool.originalName}` };
-  update({ status: 'PENDING' });
 
   const policyFailure = (error: unknown): ToolCallResult =>
     finishWithError(
@@ -178,18 +177,8 @@ export async function runToolCall(
   try {
     decision = await deps.decide(found, args);
   } catch (error) {
+    update({ status: 'PENDING' });
     return policyFailure(error);
-  }
-  if (decision.kind === 'invalid-arguments') {
-    return finishWithError(
-      new HostError({
-        code: 'INVALID_TOOL_ARGUMENTS',
-        serverName: tool.serverName,
-        toolName: tool.name,
-        message: `${decision.message} The server was not called; fix the arguments and call the tool again.`,
-      }),
-      'FAILED',
-    );
   }
   const request = (reason: string, changes: ConfirmationRequest['changes'], changeSummary: string): ConfirmationRequest => ({
     toolCallId,
@@ -208,17 +197,34 @@ export async function runToolCall(
     changes,
     changeSummary,
   });
+  // One PENDING per call (the seeds' lifecycle): it carries the confirmation request when the user must decide.
+  const unasked = decision.kind === 'denied' ? decision.unasked : undefined;
+  const confirmationRequest =
+    decision.kind === 'ask'
+      ? request(decision.reason, decision.changes, decision.changeSummary)
+      : unasked
+        ? request(unasked.reason, unasked.changes, unasked.changeSummary)
+        : undefined;
+  update({ status: 'PENDING', ...(confirmationRequest ? { confirmationRequest } : {}) });
+  if (decision.kind === 'invalid-arguments') {
+    return finishWithError(
+      new HostError({
+        code: 'INVALID_TOOL_ARGUMENTS',
+        serverName: tool.serverName,
+        toolName: tool.name,
+        // The confirmation layer's message already says the tool was not called and what to do.
+        message: decision.message,
+      }),
+      'FAILED',
+    );
+  }
   if (decision.kind === 'denied') {
-    const { unasked } = decision;
-    if (unasked) update({ status: 'PENDING', confirmationRequest: request(unasked.reason, unasked.changes, unasked.changeSummary) });
     return finishWithError(
       new HostError({ code: 'TOOL_CALL_DENIED', serverName: tool.serverName, toolName: tool.name, message: decision.message }),
       'CANCELLED',
     );
   }
-  if (decision.kind === 'ask') {
-    const confirmationRequest = request(decision.reason, decision.changes, decision.changeSummary);
-    update({ status: 'PENDING', confirmationRequest });
+  if (decision.kind === 'ask' && confirmationRequest) {
     let choice: ConfirmationOptionId = 'cancel';
     if (deps.confirm && !signal?.aborted) {
       try {

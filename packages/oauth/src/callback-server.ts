@@ -137,17 +137,19 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   };
   const servers: Server[] = [];
   const primary = createServer(handler);
+  const listenError = (error: unknown) =>
+    new OAuthError(
+      `Could not listen for the OAuth callback on ${requested.host}: ${(error as Error).message}. Free the port or set oauth.redirectUri to another loopback port.`,
+      { code: 'CALLBACK_PORT_IN_USE', serverName, url: requested.href, cause: error },
+    );
   let port: number;
   try {
     port = await listen(primary, requestedPort, bindHosts[0]!);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !options.allowFallbackPort) {
-      throw new OAuthError(
-        `Could not listen for the OAuth callback on ${requested.host}: ${(error as Error).message}. Free the port or set oauth.redirectUri to another loopback port.`,
-        { code: 'CALLBACK_PORT_IN_USE', serverName, url: requested.href, cause: error },
-      );
-    }
-    port = await listen(primary, 0, bindHosts[0]!);
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || !options.allowFallbackPort) throw listenError(error);
+    port = await listen(primary, 0, bindHosts[0]!).catch((fallbackError: unknown) => {
+      throw listenError(fallbackError);
+    });
   }
   servers.push(primary);
   for (const host of bindHosts.slice(1)) {

@@ -1,5 +1,6 @@
-import type { OAuthClientInformationMixed, OAuthClientMetadata } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { OAuthError } from './oauth-error.js';
+import { TOKEN_REFRESH_BUFFER_MS } from './refresh-stored-token.js';
 
 /** The part of a google-auth-library client these providers use. */
 export interface GoogleAuthClientLike {
@@ -32,6 +33,22 @@ export async function createGoogleAuth(scopes: readonly string[]): Promise<Googl
 export abstract class GoogleProviderBase {
   /** Name of the server entry. */
   protected abstract readonly serverName: string;
+  private cached: { tokens: OAuthTokens; until: number } | undefined;
+
+  /** The cached tokens, while they are more than 5 minutes from expiry. */
+  protected cachedTokens(now: number): OAuthTokens | undefined {
+    return this.cached && now < this.cached.until ? this.cached.tokens : undefined;
+  }
+
+  /** The bearer tokens for `token`, cached until 5 minutes before `expiry` (ms since the epoch) when it is known. */
+  protected bearerTokens(token: string, expiry: number | undefined, now: number): OAuthTokens {
+    const tokens: OAuthTokens = { access_token: token, token_type: 'Bearer' };
+    if (expiry) {
+      tokens.expires_in = Math.max(0, Math.floor((expiry - now) / 1000));
+      this.cached = { tokens, until: expiry - TOKEN_REFRESH_BUFFER_MS };
+    }
+    return tokens;
+  }
 
   /** No redirect: these providers never run a browser flow. */
   get redirectUrl(): undefined {

@@ -3,7 +3,6 @@ import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpServerConfig } from '@toolhost/config';
 import { createGoogleAuth, GoogleProviderBase, type GoogleAuthLike } from './google-auth-client.js';
 import { OAuthError } from './oauth-error.js';
-import { TOKEN_REFRESH_BUFFER_MS } from './refresh-stored-token.js';
 
 /** Hosts a Google access token may be sent to. */
 export const GOOGLE_CREDENTIALS_ALLOWED_HOSTS: readonly RegExp[] = [/^.+\.googleapis\.com$/, /^(.*\.)?luci\.app$/, /^.+\.run\.app$/];
@@ -30,7 +29,6 @@ export class GoogleCredentialProvider extends GoogleProviderBase implements OAut
   protected readonly serverName: string;
   private readonly scopes: string[];
   private auth: GoogleAuthLike | undefined;
-  private cached: { tokens: OAuthTokens; until: number } | undefined;
   private quotaProjectId: string | undefined;
 
   /** Validates the entry; throws `OAuthError` `INVALID_CONFIG` when the URL or the scopes are unusable. */
@@ -51,20 +49,15 @@ export class GoogleCredentialProvider extends GoogleProviderBase implements OAut
   /** An access token from Application Default Credentials. */
   async tokens(): Promise<OAuthTokens> {
     const now = (this.options.now ?? Date.now)();
-    if (this.cached && now < this.cached.until) return this.cached.tokens;
+    const cached = this.cachedTokens(now);
+    if (cached) return cached;
     try {
       this.auth ??= await createGoogleAuth(this.scopes);
       const client = await this.auth.getClient();
       const { token } = await client.getAccessToken();
       if (!token) throw new Error('no access token was returned');
       this.quotaProjectId = client.quotaProjectId;
-      const tokens: OAuthTokens = { access_token: token, token_type: 'Bearer' };
-      const expiry = client.credentials?.expiry_date ?? undefined;
-      if (expiry) {
-        tokens.expires_in = Math.max(0, Math.floor((expiry - now) / 1000));
-        this.cached = { tokens, until: expiry - TOKEN_REFRESH_BUFFER_MS };
-      }
-      return tokens;
+      return this.bearerTokens(token, client.credentials?.expiry_date ?? undefined, now);
     } catch (error) {
       throw new OAuthError(
         `Could not get a Google access token for MCP server '${this.serverName}': ${(error as Error).message}. Run "gcloud auth application-default login" or set GOOGLE_APPLICATION_CREDENTIALS.`,

@@ -66,4 +66,20 @@ describe('createRedirectFollowingOpener', () => {
     const error = await Promise.resolve(open(`${server.url}/login?redirect_uri=${encodeURIComponent(`${server.url}/callback`)}`)).catch((e: unknown) => e);
     expect(OAuthError.isInstance(error) && error.code).toBe('BROWSER_OPEN_FAILED');
   });
+
+  it('refuses a redirect to another origin than the authorization server and the callback, without fetching it', async () => {
+    const internal = await startJsonRoutesServer(() => ({ status: 200, body: 'internal' }));
+    servers.push(internal);
+    const server = await startJsonRoutesServer((request) => {
+      if (request.path.startsWith('/authorize')) return { status: 302, headers: { location: `${internal.url}/latest/meta-data` } };
+      if (request.path.startsWith('/callback')) return { status: 200, body: 'ok' };
+      return undefined;
+    });
+    servers.push(server);
+    const error = await Promise.resolve(
+      createRedirectFollowingOpener()(`${server.url}/authorize?redirect_uri=${encodeURIComponent(`${server.url}/callback`)}`),
+    ).catch((e: unknown) => e);
+    expect(OAuthError.isInstance(error) && error.code).toBe('UNSAFE_URL');
+    expect(internal.requests).toHaveLength(0);
+  });
 });

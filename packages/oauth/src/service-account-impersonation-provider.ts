@@ -3,7 +3,6 @@ import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { McpServerConfig } from '@toolhost/config';
 import { createGoogleAuth, GoogleProviderBase, type GoogleAuthLike } from './google-auth-client.js';
 import { OAuthError } from './oauth-error.js';
-import { TOKEN_REFRESH_BUFFER_MS } from './refresh-stored-token.js';
 
 /** The IAM Credentials API endpoint that mints an ID token for a service account. */
 export function generateIdTokenUrl(serviceAccount: string): string {
@@ -42,7 +41,6 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
   private readonly audience: string;
   private readonly serviceAccount: string;
   private auth: GoogleAuthLike | undefined;
-  private cached: { tokens: OAuthTokens; until: number } | undefined;
 
   /** Validates the entry; throws `OAuthError` `INVALID_CONFIG` when a field is missing. */
   constructor(private readonly options: ServiceAccountImpersonationProviderOptions) {
@@ -68,7 +66,8 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
   /** An ID token of the impersonated service account, as the bearer token. */
   async tokens(): Promise<OAuthTokens> {
     const now = (this.options.now ?? Date.now)();
-    if (this.cached && now < this.cached.until) return this.cached.tokens;
+    const cached = this.cachedTokens(now);
+    if (cached) return cached;
     try {
       this.auth ??= await createGoogleAuth(['https://www.googleapis.com/auth/cloud-platform']);
       const client = await this.auth.getClient();
@@ -79,13 +78,7 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
       });
       const token = response.data.token;
       if (!token) throw new Error('the IAM Credentials API returned no token');
-      const tokens: OAuthTokens = { access_token: token, token_type: 'Bearer' };
-      const expiry = jwtExpiry(token);
-      if (expiry) {
-        tokens.expires_in = Math.max(0, Math.floor((expiry - now) / 1000));
-        this.cached = { tokens, until: expiry - TOKEN_REFRESH_BUFFER_MS };
-      }
-      return tokens;
+      return this.bearerTokens(token, jwtExpiry(token), now);
     } catch (error) {
       throw new OAuthError(
         `Could not impersonate ${this.serviceAccount} for MCP server '${this.serverName}': ${(error as Error).message}. The caller needs roles/iam.serviceAccountTokenCreator on it.`,

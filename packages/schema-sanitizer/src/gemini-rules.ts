@@ -26,6 +26,7 @@ function rewriteTypeArray(out: Record<string, unknown>): void {
   if (type.includes('null')) out['nullable'] = true;
 }
 
+/** Profile `gemini`: the seeds' three rules everywhere, local `$ref`s inlined, type arrays rewritten. */
 export const GEMINI_RULES: ProfileRules = {
   inlineRefs: true,
   nullableOptionals: false,

@@ -1,3 +1,4 @@
+import { findRefCycles } from './find-ref-cycles.js';
 import { isPlainObject, resolveLocalRef } from './json-pointer.js';
 import type { FinishInfo, ProfileRules } from './profile-rules.js';
 import { isObjectSchema, isUnconstrained } from './schema-predicates.js';
@@ -25,7 +26,22 @@ function addNull(out: Record<string, unknown>): void {
   if (Array.isArray(values) && !values.includes(null)) out['enum'] = [...values, null];
 }
 
-/** Merge `allOf` members (inline or local `$ref`) into the node: properties united, required united. */
+/** The recursive `$ref`s of each input schema, found once per schema (the input is never mutated). */
+const cyclicRefsByRoot = new WeakMap<object, ReadonlySet<string>>();
+
+function cyclicRefs(root: unknown): ReadonlySet<string> {
+  if (typeof root !== 'object' || root === null) return new Set();
+  let refs = cyclicRefsByRoot.get(root);
+  if (refs === undefined) cyclicRefsByRoot.set(root, (refs = new Set(findRefCycles(root))));
+  return refs;
+}
+
+/**
+ * Merge `allOf` members (inline or local `$ref`) into the node: properties united, required
+ * united. A member that is a recursive `$ref` (pydantic v1 writes `allOf: [{ $ref }]` for a
+ * field of a recursive model) is never merged, since its target holds the same `allOf` again:
+ * the first one becomes the node's own `$ref` (strict mode supports recursive refs).
+ */
 function mergeAllOf(node: Record<string, unknown>, root: unknown, report: FinishInfo['report']): Record<string, unknown> {
   const { allOf, ...merged } = node;
   if (!Array.isArray(allOf)) return node;
@@ -33,7 +49,13 @@ function mergeAllOf(node: Record<string, unknown>, root: unknown, report: Finish
   const required = new Set<unknown>(Array.isArray(merged['required']) ? merged['required'] : []);
   let hasProperties = isPlainObject(merged['properties']);
   for (const raw of allOf) {
-    const member = isPlainObject(raw) && typeof raw['$ref'] === 'string' ? resolveLocalRef(root, raw['$ref']) : raw;
+    const ref = isPlainObject(raw) && typeof raw['$ref'] === 'string' ? raw['$ref'] : undefined;
+    if (ref !== undefined && cyclicRefs(root).has(ref)) {
+      if (merged['$ref'] === undefined) merged['$ref'] = ref;
+      else report('allOf', 'not-merged');
+      continue;
+    }
+    const member = ref !== undefined ? resolveLocalRef(root, ref) : raw;
     if (!isPlainObject(member)) {
       if (member !== true) report('allOf', 'not-merged');
       continue;
@@ -56,6 +78,7 @@ function mergeAllOf(node: Record<string, unknown>, root: unknown, report: Finish
   return merged;
 }
 
+/** Profile `openai-strict`: closed objects, every property required, optional ones nullable (see `sanitizeSchema`). */
 export const OPENAI_STRICT_RULES: ProfileRules = {
   inlineRefs: false,
   nullableOptionals: true,

@@ -320,6 +320,22 @@ describe('sanitizeSchema: openai-strict', () => {
     });
   });
 
+  it('keeps a recursive allOf $ref (pydantic v1 style) as a $ref instead of merging it without end', () => {
+    const dropped: DroppedSchemaKeyword[] = [];
+    const input = deepFreeze({
+      type: 'object',
+      properties: { root: { $ref: '#/definitions/Node' } },
+      required: ['root'],
+      definitions: {
+        Node: { type: 'object', properties: { name: { type: 'string' }, child: { title: 'Child', allOf: [{ $ref: '#/definitions/Node' }] } }, required: ['name'] },
+      },
+    });
+    const out = sanitizeSchema(input, { profile: 'openai-strict', maxNodes: 10_000, onDrop: (d) => dropped.push(d) });
+    const node = (out['definitions'] as Record<string, Record<string, unknown>>)['Node']!;
+    expect((node['properties'] as Record<string, unknown>)['child']).toEqual({ anyOf: [{ title: 'Child', $ref: '#/definitions/Node' }, { type: 'null' }] });
+    expect(dropped.filter((d) => d.reason === 'not-merged')).toEqual([]);
+  });
+
   it('resolves a root $ref and never follows recursive refs', () => {
     const out = strict({ $ref: '#/$defs/Node', $defs: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['kids'] } } });
     expect(out['type']).toBe('object');

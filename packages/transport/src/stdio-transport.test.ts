@@ -5,6 +5,7 @@ import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport, type ConnectedTransport } from './connect-transport.js';
 import { createTransport } from './create-transport.js';
+import { StdioTransport } from './stdio-transport.js';
 import { TransportError } from './transport-error.js';
 import { firstText, isAlive, newClient } from './test-helpers.js';
 
@@ -112,6 +113,23 @@ describe('stdio transport', () => {
     await stubborn.connection.close();
     expect(isAlive(stubbornPid)).toBe(false);
     expect(stubborn.connection.stderr?.lines()).toContain('SIGTERM ignored');
+  });
+
+  it('close() while start() is under way spawns nothing, so no child is left behind', async () => {
+    const folder = realpathSync(mkdtempSync(join(tmpdir(), 'toolhost-cwd-')));
+    const transport = new StdioTransport({
+      serverName: 'racy',
+      command: process.execPath,
+      args: [fixtureBinPath('basic'), '--ignore-stdin-close'],
+      cwd: folder,
+      env: { PATH: process.env.PATH ?? '' },
+      closeGraceMs: 200,
+    });
+    const starting = transport.start().catch((e: unknown) => e);
+    await transport.close();
+    const error = await starting;
+    expect(transport.pid).toBeUndefined();
+    expect(error).toMatchObject({ code: 'NOT_CONNECTED', serverName: 'racy' });
   });
 
   it('a crash during tools/call fails the call and closes the client', async () => {

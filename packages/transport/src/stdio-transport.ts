@@ -63,6 +63,8 @@ export class StdioTransport implements Transport {
     const { serverName, command, cwd } = this.options;
     if (cwd !== undefined) await assertDirectory(serverName, cwd);
     const spawn = (await import('cross-spawn')).default;
+    // close() may have run while the checks above were awaited: spawn nothing then.
+    if (this.closed) throw this.error('NOT_CONNECTED', 'the transport was closed while it was starting');
     const child = spawn(command, [...(this.options.args ?? [])], {
       cwd,
       env: this.options.env,

@@ -52,9 +52,9 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
         context.io.stdout(`MCP server "${name}" added to ${scope} settings. (${transport})\n`);
       }
       if (scope === 'project') {
-        const { appDir, homeDir } = context.location();
-        const trust = await getFolderTrust({ folder: context.io.cwd, ...(appDir === undefined ? {} : { appDir }), ...(homeDir === undefined ? {} : { homeDir }) });
-        if (!trust.trusted) context.io.stdout(`Note: this folder is not trusted, so "${name}" starts only once it is: run "${trustCommand(appDir)}" in ${trust.folder}.\n`);
+        const location = context.location();
+        const trust = await getFolderTrust({ ...location, folder: context.io.cwd });
+        if (!trust.trusted) context.io.stdout(`Note: this folder is not trusted, so "${name}" starts only once it is: run "${trustCommand(location.appDir)}" in ${trust.folder}.\n`);
       }
     });
 }

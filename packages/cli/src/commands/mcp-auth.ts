@@ -30,7 +30,7 @@ export function registerMcpAuth(mcp: Command, context: CommandContext, setExitCo
         if (settings.errors.length > 0) setExitCode(1);
         return;
       }
-      await signIn(context, findServer(settings.servers, name), options.browser);
+      await signIn(context, findServer(settings, name), options.browser);
     });
 }
 
@@ -45,8 +45,8 @@ async function listAuthStatuses(context: CommandContext, settings: LoadedSetting
   context.io.stdout(`Remote MCP servers:\n\n${rows.flatMap(formatAuthRow).join('\n')}\n`);
 }
 
-function findServer(servers: readonly LoadedServer[], name: string): LoadedServer {
-  const server = servers.find((candidate) => candidate.name === name) ?? servers.find((candidate) => candidate.name.toLowerCase() === name.toLowerCase());
+function findServer(settings: LoadedSettings, name: string): LoadedServer {
+  const server = settings.getServer(name);
   if (!server) throw new CliError('SERVER_NOT_FOUND', `Server '${name}' not found. Use 'toolhost mcp auth' to see the remote servers.`);
   if (server.transport.transport === 'stdio') {
     throw new CliError('NOT_A_REMOTE_SERVER', `MCP server "${server.name}" is a local (stdio) server; OAuth applies to remote (sse, http) servers only.`);

@@ -18,13 +18,9 @@ export function registerTrust(program: Command, context: CommandContext): void {
         : 'Stop trusting a folder (default: the current one): MCP servers of its project settings are blocked again')
       .argument('[folder]', 'the folder (default: the current folder)')
       .action(async (folder: string | undefined) => {
-        const { appDir, homeDir } = context.location();
-        const result = await setFolderTrust({
-          folder: resolve(context.io.cwd, folder ?? '.'),
-          trusted,
-          ...(appDir === undefined ? {} : { appDir }),
-          ...(homeDir === undefined ? {} : { homeDir }),
-        });
+        const location = context.location();
+        const homeDir = location.homeDir;
+        const result = await setFolderTrust({ ...location, folder: resolve(context.io.cwd, folder ?? '.'), trusted });
         const through = result.decidedBy !== undefined && result.decidedBy !== result.folder ? ` (through ${result.decidedBy})` : '';
         if (trusted) {
           context.io.stdout(result.changed

@@ -122,7 +122,7 @@ export function createElicitationHandler(
 
 /**
  * Installs {@link createElicitationHandler} and the `notifications/elicitation/complete` handler
- * on a client constructed with the `elicitation` capability (see `buildClientCapabilities`).
+ * on a client constructed with the `elicitation` capability (see `createClientFeatures`).
  */
 export function registerElicitation(client: Client, options: ElicitationOptions): void {
   const handler = createElicitationHandler(options);

@@ -30,7 +30,7 @@ export interface ServerLogEvent {
 export interface LoggingOptions {
   /** The server the client is connected to. */
   readonly serverName: string;
-  /** Receives every log message (the host turns it into a `server-log-message` event). */
+  /** Receives every log message (the host turns it into a `server-log` event). */
   readonly onLog: (event: ServerLogEvent) => void;
 }
 

@@ -91,7 +91,13 @@ export async function resolveResourceReferences(options: ResolveResourceReferenc
     } catch (error) {
       const featureError = ClientFeatureError.isInstance(error)
         ? error
-        : new ClientFeatureError({ code: 'RESOURCE_READ_FAILED', message: String(error), cause: error });
+        : new ClientFeatureError({
+            code: 'RESOURCE_READ_FAILED',
+            serverName: reference.serverName,
+            uri: reference.uri,
+            message: `Reading '${reference.raw}' failed: ${error instanceof Error ? error.message : String(error)}`,
+            cause: error,
+          });
       parts.push({ type: 'text', text: `Could not read ${reference.raw}: ${featureError.message}` });
       failed.push({ reference, error: featureError });
     }

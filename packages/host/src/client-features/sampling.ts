@@ -132,7 +132,7 @@ export function createSamplingHandler(
 
 /**
  * Installs {@link createSamplingHandler} on a client. The client must have been constructed with
- * the `sampling` capability (see `buildClientCapabilities`).
+ * the `sampling` capability (see `createClientFeatures`).
  */
 export function registerSampling(client: Client, options: SamplingOptions): void {
   const handler = createSamplingHandler(options);
