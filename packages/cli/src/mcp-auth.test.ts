@@ -1,38 +1,22 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, stat } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fixtureBinPath, startHttpFixture } from '@toolhost-internal/fixtures';
-import { trustFolder } from '@toolhost/config';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
 import { startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
 import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
-import { assertBinBuilt, put, runToolhost, spawnToolhost, type RunPlace } from './testing/run-toolhost.js';
+import { put, runToolhost, spawnToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost mcp auth` end to end with the built binary: a Streamable HTTP MCP server that wants
 // bearer tokens, and an authorization server that approves without a login page (dynamic
 // registration, PKCE S256, resource indicator), reached through the test-only
 // `TOOLHOST_TEST_BROWSER=follow-redirects` opener or, with `--no-browser`, by the test itself.
-let root: string;
-let place: RunPlace;
-const cleanups: Array<() => Promise<void>> = [];
-const tokenFile = () => join(place.home, '.toolhost', 'mcp-oauth-tokens.json');
+const project = useTrustedProject('toolhost-cli-auth-');
+const tokenFile = () => join(project.place.home, '.toolhost', 'mcp-oauth-tokens.json');
 const followRedirects = { TOOLHOST_TEST_BROWSER: 'follow-redirects' };
 
-beforeAll(() => assertBinBuilt());
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'toolhost-cli-auth-'));
-  place = { home: join(root, 'home'), cwd: join(root, 'home', 'project') };
-  await mkdir(place.cwd, { recursive: true });
-  // The servers below come from the project settings, which run only in a trusted folder.
-  await trustFolder({ homeDir: place.home, folder: place.cwd });
-});
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-  await rm(root, { recursive: true, force: true });
-});
 
 /** The authorization server and the protected MCP server; tokens are only issued for a correct PKCE verifier and resource. */
 async function startOAuthServers() {
@@ -82,12 +66,12 @@ async function startOAuthServers() {
     },
   });
   resource = mcp.resource;
-  cleanups.push(() => as.close(), () => mcp.close());
+  project.cleanups.push(() => as.close(), () => mcp.close());
   return { as, mcp };
 }
 
 async function writeSettings(secureUrl: string, extra: Record<string, unknown> = {}): Promise<void> {
-  await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
+  await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
     mcpServers: { secure: { httpUrl: secureUrl, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, ...extra },
   }));
 }
@@ -96,13 +80,13 @@ describe('toolhost mcp auth', () => {
   it('lists who needs a sign-in, authenticates, stores the token with mode 0600, and mcp list then connects', async () => {
     const { as, mcp } = await startOAuthServers();
     const open = await startHttpFixture({ behaviour: 'basic' });
-    cleanups.push(() => open.close());
+    project.cleanups.push(() => open.close());
     await writeSettings(mcp.url, { open: { httpUrl: open.url }, local: { command: process.execPath, args: [fixtureBinPath('basic')] } });
 
-    const before = await runToolhost(['mcp', 'list'], place);
+    const before = await runToolhost(['mcp', 'list'], project.place);
     expect(before.stdout).toContain(`✗ secure: ${mcp.url} (http) - Disconnected [project]\n    Reason: needs authentication: run "toolhost mcp auth secure".\n`);
 
-    const listing = await runToolhost(['mcp', 'auth'], place);
+    const listing = await runToolhost(['mcp', 'auth'], project.place);
     expect(listing).toEqual({
       code: 0,
       stderr: '',
@@ -116,7 +100,7 @@ describe('toolhost mcp auth', () => {
       ].join('\n'),
     });
 
-    const signIn = await runToolhost(['mcp', 'auth', 'secure'], { ...place, env: followRedirects });
+    const signIn = await runToolhost(['mcp', 'auth', 'secure'], { ...project.place, env: followRedirects });
     expect(signIn.stderr).toBe('');
     expect(signIn.code).toBe(0);
     const printedUrl = /^ {2}(http\S+)$/m.exec(signIn.stdout)?.[1];
@@ -127,17 +111,17 @@ describe('toolhost mcp auth', () => {
     const stored = JSON.parse(await readFile(tokenFile(), 'utf8')) as { entries: Array<{ serverName: string; token: { accessToken: string } }> };
     expect(stored.entries.map((entry) => [entry.serverName, entry.token.accessToken])).toEqual([['secure', 'at-1']]);
 
-    const after = await runToolhost(['mcp', 'list'], place);
+    const after = await runToolhost(['mcp', 'list'], project.place);
     expect(after.stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected [project]\n`);
     expect(mcp.accepted.length).toBeGreaterThan(0);
-    expect((await runToolhost(['mcp', 'auth'], place)).stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected (authenticated, token valid) [project]`);
-    expect((await runToolhost(['mcp', 'auth', '--no-connect'], place)).stdout).toContain(`• secure: ${mcp.url} (http) - Enabled (token valid) [project]`);
+    expect((await runToolhost(['mcp', 'auth'], project.place)).stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected (authenticated, token valid) [project]`);
+    expect((await runToolhost(['mcp', 'auth', '--no-connect'], project.place)).stdout).toContain(`• secure: ${mcp.url} (http) - Enabled (token valid) [project]`);
   });
 
   /** Starts `toolhost <args>`, waits until it printed the authorization URL, and collects its output. */
   async function startWaitingForUser(args: string[], env: Record<string, string>) {
-    const child = spawnToolhost(args, { ...place, env });
-    cleanups.push(async () => {
+    const child = spawnToolhost(args, { ...project.place, env });
+    project.cleanups.push(async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill();
     });
     const output = { stdout: '', stderr: '' };
@@ -172,7 +156,7 @@ describe('toolhost mcp auth', () => {
     const { mcp } = await startOAuthServers();
     await writeSettings(mcp.url);
     // No xdg-open on an empty PATH: the safe default opener fails to start.
-    const emptyPath = join(root, 'empty-path');
+    const emptyPath = join(project.root, 'empty-path');
     await mkdir(emptyPath);
     const { url, output, exited } = await startWaitingForUser(['mcp', 'auth', 'secure'], { PATH: emptyPath });
     await fetch(url, { redirect: 'follow' }).then((response) => response.text());
@@ -184,7 +168,7 @@ describe('toolhost mcp auth', () => {
 
   it('fails with a code and a message naming the server', async () => {
     const { mcp } = await startOAuthServers();
-    await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
+    await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
       mcpServers: {
         secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
         local: { command: 'node' },
@@ -193,16 +177,16 @@ describe('toolhost mcp auth', () => {
       },
       mcp: { excluded: ['shut'] },
     }));
-    const missing = await runToolhost(['mcp', 'auth', 'nope'], place);
+    const missing = await runToolhost(['mcp', 'auth', 'nope'], project.place);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: "Error [SERVER_NOT_FOUND]: Server 'nope' not found. Use 'toolhost mcp auth' to see the remote servers.\n" });
-    const local = await runToolhost(['mcp', 'auth', 'local'], place);
+    const local = await runToolhost(['mcp', 'auth', 'local'], project.place);
     expect([local.code, local.stderr]).toEqual([1, 'Error [NOT_A_REMOTE_SERVER]: MCP server "local" is a local (stdio) server; OAuth applies to remote (sse, http) servers only.\n']);
-    const blocked = await runToolhost(['mcp', 'auth', 'shut'], place);
+    const blocked = await runToolhost(['mcp', 'auth', 'shut'], project.place);
     expect([blocked.code, blocked.stderr]).toEqual([1, 'Error [SERVER_BLOCKED]: MCP server "shut" is blocked by the mcp.excluded setting. A blocked server is never connected, so there is nothing to authenticate.\n']);
-    const google = await runToolhost(['mcp', 'auth', 'google'], place);
+    const google = await runToolhost(['mcp', 'auth', 'google'], project.place);
     expect([google.code, google.stderr.slice(0, 28)]).toEqual([1, 'Error [NO_BROWSER_SIGN_IN]: ']);
     expect(google.stderr).toContain('"google"');
-    const badOpener = await runToolhost(['mcp', 'auth', 'secure'], { ...place, env: { TOOLHOST_TEST_BROWSER: 'chrome' } });
+    const badOpener = await runToolhost(['mcp', 'auth', 'secure'], { ...project.place, env: { TOOLHOST_TEST_BROWSER: 'chrome' } });
     expect([badOpener.code, badOpener.stderr.slice(0, 29)]).toEqual([1, 'Error [INVALID_ENVIRONMENT]: ']);
     expect(existsSync(tokenFile())).toBe(false);
   });
@@ -210,10 +194,10 @@ describe('toolhost mcp auth', () => {
   it('reports a refused sign-in with the OAuth error code, opens nothing and stores nothing', async () => {
     const { as, mcp } = await startOAuthServers();
     // An authorization endpoint that is not http(s) must never reach a browser.
-    await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
+    await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
       mcpServers: { secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback', authorizationUrl: 'file:///etc/passwd' } } },
     }));
-    const refused = await runToolhost(['mcp', 'auth', 'secure'], { ...place, env: followRedirects });
+    const refused = await runToolhost(['mcp', 'auth', 'secure'], { ...project.place, env: followRedirects });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^Error \[UNSAFE_URL\]: .*'secure'/);
     expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
@@ -223,7 +207,7 @@ describe('toolhost mcp auth', () => {
   });
 
   it('says when there is no remote server', async () => {
-    await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { local: { command: 'node' } } }));
-    expect(await runToolhost(['mcp', 'auth'], place)).toEqual({ code: 0, stdout: 'No remote MCP servers configured; OAuth applies to sse and http servers.\n', stderr: '' });
+    await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { local: { command: 'node' } } }));
+    expect(await runToolhost(['mcp', 'auth'], project.place)).toEqual({ code: 0, stdout: 'No remote MCP servers configured; OAuth applies to sse and http servers.\n', stderr: '' });
   });
 });

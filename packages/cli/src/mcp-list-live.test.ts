@@ -1,38 +1,21 @@
 import { createServer, type Server } from 'node:http';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureBinPath, startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
-import { trustFolder } from '@toolhost/config';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { assertBinBuilt, closedPort, put, runToolhost, type RunPlace } from './testing/run-toolhost.js';
+import { describe, expect, it } from 'vitest';
+import { closedPort, put, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost mcp list` connects to every enabled server (the built binary, real fixture servers
 // on loopback). Build first: `pnpm --filter @toolhost-internal/fixtures build` and `pnpm --filter @toolhost/cli build`.
-let root: string;
-let place: RunPlace;
-const cleanups: Array<() => Promise<void>> = [];
-const settings = (servers: Record<string, unknown>) => put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: servers }));
-const list = (...extra: string[]) => runToolhost(['mcp', 'list', ...extra], place);
+const project = useTrustedProject('toolhost-cli-live-');
+const settings = (servers: Record<string, unknown>) => put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: servers }));
+const list = (...extra: string[]) => runToolhost(['mcp', 'list', ...extra], project.place);
 
-beforeAll(() => assertBinBuilt());
-beforeEach(async () => {
-  root = await mkdtemp(join(tmpdir(), 'toolhost-cli-live-'));
-  place = { home: join(root, 'home'), cwd: join(root, 'home', 'project') };
-  await mkdir(place.cwd, { recursive: true });
-  // The servers below come from the project settings, which run only in a trusted folder.
-  await trustFolder({ homeDir: place.home, folder: place.cwd });
-});
-afterEach(async () => {
-  await Promise.all(cleanups.splice(0).map((cleanup) => cleanup()));
-  await rm(root, { recursive: true, force: true });
-});
 
 /** An HTTP server that accepts every request and never answers: a server that is slow to fail. */
 async function startSilentServer(): Promise<string> {
   const server: Server = createServer(() => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  project.cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
   return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
 }
 
@@ -40,7 +23,7 @@ describe('toolhost mcp list: live status', () => {
   it('shows real stdio, Streamable HTTP and SSE servers Connected and broken ones Disconnected with the reason', async () => {
     const http: HttpFixture = await startHttpFixture({ behaviour: 'basic' });
     const sse: HttpFixture = await startHttpFixture({ behaviour: 'basic', transport: 'sse' });
-    cleanups.push(() => http.close(), () => sse.close());
+    project.cleanups.push(() => http.close(), () => sse.close());
     const port = await closedPort();
     await settings({
       stdio: { command: process.execPath, args: [fixtureBinPath('basic')] },
@@ -95,9 +78,9 @@ describe('toolhost mcp list: live status', () => {
 
   it('connects nothing with --no-connect, and never blocked or disabled servers', async () => {
     const http = await startHttpFixture({ behaviour: 'basic' });
-    cleanups.push(() => http.close());
+    project.cleanups.push(() => http.close());
     await settings({ remote: { httpUrl: http.url }, off: { httpUrl: http.url } });
-    expect((await runToolhost(['mcp', 'disable', 'off'], place)).code).toBe(0);
+    expect((await runToolhost(['mcp', 'disable', 'off'], project.place)).code).toBe(0);
     const configured = await list('--no-connect');
     expect(configured.stdout.split('\n').slice(2, -1)).toEqual([`• remote: ${http.url} (http) - Enabled [project]`, `○ off: ${http.url} (http) - Disabled [project]`]);
     expect(http.requests).toHaveLength(0);

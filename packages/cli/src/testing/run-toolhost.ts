@@ -1,10 +1,13 @@
 // Test support (not part of the package's API): runs the BUILT `toolhost` binary as a user would.
 import { execFile, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { dirname } from 'node:path';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { trustFolder } from '@toolhost/config';
+import { afterEach, beforeAll, beforeEach } from 'vitest';
 
 /** The built executable; build first with `pnpm --filter @toolhost/cli build`. */
 export const TOOLHOST_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
@@ -62,4 +65,34 @@ export async function closedPort(): Promise<number> {
   const { port } = server.address() as { port: number };
   await new Promise<void>((resolve) => server.close(() => resolve()));
   return port;
+}
+
+/** A fresh home with a trusted project folder in it, made before each test and removed after it. */
+export interface TrustedProject {
+  /** The temporary folder holding everything of the current test. */
+  readonly root: string;
+  /** Home (`<root>/home`) and project (`<root>/home/project`) of the current test. */
+  readonly place: RunPlace;
+  /** Run after the current test, before the folders are removed (servers to close...). */
+  readonly cleanups: Array<() => Promise<void>>;
+}
+
+/**
+ * Registers the hooks that give every test of the file its own {@link TrustedProject}. The
+ * project is trusted because servers in project settings start only in a trusted folder.
+ */
+export function useTrustedProject(prefix: string): TrustedProject {
+  const project = { root: '', place: { home: '', cwd: '' } as RunPlace, cleanups: [] as Array<() => Promise<void>> };
+  beforeAll(() => assertBinBuilt());
+  beforeEach(async () => {
+    project.root = await mkdtemp(join(tmpdir(), prefix));
+    project.place = { home: join(project.root, 'home'), cwd: join(project.root, 'home', 'project') };
+    await mkdir(project.place.cwd, { recursive: true });
+    await trustFolder({ homeDir: project.place.home, folder: project.place.cwd });
+  });
+  afterEach(async () => {
+    await Promise.all(project.cleanups.splice(0).map((cleanup) => cleanup()));
+    await rm(project.root, { recursive: true, force: true });
+  });
+  return project;
 }
