@@ -1,0 +1,44 @@
+// Public API of @toolhost/contract: the types every toolhost package agrees on, and the error base.
+export { ERROR_CODES, isErrorCode } from './error-codes.js';
+export type { ErrorCode } from './error-codes.js';
+export { ToolhostError, findErrorInChain } from './toolhost-error.js';
+export type { ErrorFamily, ToolhostErrorOptions } from './toolhost-error.js';
+export { AdapterError } from './adapter-error.js';
+export type { AdapterErrorCode, AdapterErrorOptions } from './adapter-error.js';
+export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from './content-part.js';
+export { DEFAULT_TOOL_NAME_POLICY } from './tool-name-policy.js';
+export type { ToolNamePolicy } from './tool-name-policy.js';
+export type {
+  HostToolDefinition,
+  JsonSchemaObject,
+  ModelAdapter,
+  ModelToolCall,
+  SamplingRequest,
+  SamplingResponse,
+  SchemaProfile,
+  ToolCallContext,
+  ToolCallOutcome,
+  ToolIcon,
+} from './model-adapter.js';
+export { CONFIRMATION_OPTIONS, ConfirmationOutcome } from './confirmation.js';
+export type {
+  ConfirmationAnswer,
+  ConfirmationOption,
+  ConfirmationReason,
+  ConfirmationRequest,
+  McpConfirmationDetails,
+  ToolDefinitionChange,
+} from './confirmation.js';
+export type { ToolCall, ToolCallError, ToolCallOutput, ToolCallProgress, ToolCallStatus } from './tool-call.js';
+export type {
+  ElicitationField,
+  ElicitationOption,
+  ElicitationRequest,
+  ElicitationResponse,
+  FormElicitationRequest,
+  SamplingApprovalDecision,
+  SamplingApprovalRequest,
+  SamplingResultReview,
+  UiHooks,
+  UrlElicitationRequest,
+} from './ui-hooks.js';
