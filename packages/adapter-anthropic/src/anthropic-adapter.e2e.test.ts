@@ -2,7 +2,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { createFixtureHost, isPng } from '@toolhost-internal/test-support';
-import type { ConfirmationRequest, McpToolHost } from '@toolhost/host';
+import type { ConfirmationRequest, ModelToolCall } from '@toolhost/contract';
+import type { McpToolHost } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,7 +78,8 @@ describe('Anthropic adapter end to end', () => {
   });
 
   it('marks a failing MCP tool with is_error in the tool_result', async () => {
-    const outcome = await host.callTool('fail', { reason: 'disk full' }, { toolCallId: 'toolu_2' });
+    const call: ModelToolCall = { id: 'toolu_2', name: 'fail', arguments: { reason: 'disk full' } };
+    const outcome = await host.callTool(call);
     const message = createAnthropicAdapter().toToolResults([outcome]);
     expect(message.content).toEqual([
       expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_2', is_error: true }),

@@ -1,8 +1,10 @@
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import { describe, expect, it } from 'vitest';
-import type { HostToolDefinition, ToolCallOutcome } from '@toolhost/host';
-import { AnthropicAdapterError } from './anthropic-adapter-error.js';
+import { AdapterError, type HostToolDefinition, type ToolCallContext, type ToolCallOutcome } from '@toolhost/contract';
 import { createAnthropicAdapter } from './create-anthropic-adapter.js';
+
+// The Anthropic adapter reads calls without looking at the declared tools.
+const context: ToolCallContext = { tools: new Map() };
 
 const searchTool: HostToolDefinition = {
   name: 'search',
@@ -47,23 +49,24 @@ describe('createAnthropicAdapter', () => {
         { type: 'tool_use', id: 'toolu_1', name: 'search', input: { query: 'mcp' } },
         { type: 'tool_use', id: 'toolu_2', name: 'ping', input: {} },
       ]),
+      context,
     );
     expect(calls).toEqual([
       { id: 'toolu_1', name: 'search', arguments: { query: 'mcp' } },
       { id: 'toolu_2', name: 'ping', arguments: {} },
     ]);
-    expect(adapter.getToolCalls(messageWith([{ type: 'text', text: 'done' }]))).toEqual([]);
+    expect(adapter.getToolCalls(messageWith([{ type: 'text', text: 'done' }]), context)).toEqual([]);
   });
 
   it('rejects a tool_use whose input is not an object', () => {
     let caught: unknown;
     try {
-      adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_3', name: 'search', input: 'oops' }]));
+      adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_3', name: 'search', input: 'oops' }]), context);
     } catch (error) {
       caught = error;
     }
-    expect(AnthropicAdapterError.isInstance(caught)).toBe(true);
-    expect(caught).toMatchObject({ code: 'INVALID_TOOL_ARGUMENTS', toolName: 'search' });
+    expect(AdapterError.isInstance(caught)).toBe(true);
+    expect(caught).toMatchObject({ code: 'INVALID_TOOL_ARGUMENTS', provider: 'anthropic', toolName: 'search', callId: 'toolu_3' });
   });
 
   it('answers with one tool_result per call: text, base64 images, PDFs, is_error', () => {
@@ -98,13 +101,39 @@ describe('createAnthropicAdapter', () => {
   });
 });
 
-describe('createAnthropicAdapter tool names', () => {
-  it('declares dotted host names with underscores and maps tool_use names back', () => {
+describe('createAnthropicAdapter is stateless', () => {
+  it('declares the names the host gives and returns tool_use names unchanged', () => {
     const adapter = createAnthropicAdapter();
-    const [tool] = adapter.toTools([{ ...searchTool, name: 'files.read' }]);
-    expect(tool?.name).toBe('files_read');
-    const [call] = adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_9', name: 'files_read', input: {} }]));
-    expect(call).toEqual({ id: 'toolu_9', name: 'files.read', arguments: {} });
+    const [tool] = adapter.toTools([{ ...searchTool, name: 'files__read-v2' }]);
+    expect(tool?.name).toBe('files__read-v2');
+    const [call] = adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_9', name: 'files__read-v2', input: {} }]), context);
+    expect(call).toEqual({ id: 'toolu_9', name: 'files__read-v2', arguments: {} });
+  });
+
+  it('serves two hosts with different tools from one instance, whatever the order of calls', () => {
+    const adapter = createAnthropicAdapter();
+    const hostA: HostToolDefinition[] = [searchTool, { ...searchTool, name: 'a_only', inputSchema: { type: 'object', properties: { x: { type: 'number' } } } }];
+    const hostB: HostToolDefinition[] = [{ ...searchTool, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }, { ...searchTool, name: 'b-only' }];
+    const contextA: ToolCallContext = { tools: new Map(hostA.map((t) => [t.name, t])) };
+    const contextB: ToolCallContext = { tools: new Map(hostB.map((t) => [t.name, t])) };
+
+    const declaredA = adapter.toTools(hostA);
+    const declaredB = adapter.toTools(hostB);
+    expect(declaredA.map((t) => t.name)).toEqual(['search', 'a_only']);
+    expect(declaredB.map((t) => t.name)).toEqual(['search', 'b-only']);
+    expect(declaredA[0]?.input_schema.properties).toHaveProperty('query');
+    expect(declaredB[0]?.input_schema.properties).toHaveProperty('q');
+
+    // Host A reads its calls after host B declared: names come back exactly as the model sent them.
+    const callsA = adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_a', name: 'a_only', input: { x: 1 } }]), contextA);
+    const callsB = adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_b', name: 'b-only', input: { query: 'q' } }]), contextB);
+    expect(callsA).toEqual([{ id: 'toolu_a', name: 'a_only', arguments: { x: 1 } }]);
+    expect(callsB).toEqual([{ id: 'toolu_b', name: 'b-only', arguments: { query: 'q' } }]);
+    const resultsB = adapter.toToolResults([{ call: callsB[0]!, parts: [{ type: 'text', text: 'B' }], isError: false }]);
+    const resultsA = adapter.toToolResults([{ call: callsA[0]!, parts: [{ type: 'text', text: 'A' }], isError: false }]);
+    expect(resultsA.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_a', content: [{ type: 'text', text: 'A' }] }]);
+    expect(resultsB.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_b', content: [{ type: 'text', text: 'B' }] }]);
+    expect(createAnthropicAdapter().toTools(hostA)).toEqual(adapter.toTools(hostA));
   });
 });
 

@@ -1,6 +1,6 @@
 import type { ContentBlock, Message, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import type { ModelAdapter } from '@toolhost/host';
-import { createToolNameMap, type ToolNameMap, type ToolNameMapOptions } from '@toolhost/schema-sanitizer';
+import type { ModelAdapter } from '@toolhost/contract';
+import { ANTHROPIC_TOOL_NAME_POLICY } from './anthropic-tool-name-policy.js';
 import { createAnthropicMessage, type AnthropicSamplingOptions } from './create-anthropic-message.js';
 import { mapMessageToToolCalls } from './map-message-to-tool-calls.js';
 import { mapOutcomesToToolResultMessage } from './map-outcomes-to-tool-result-message.js';
@@ -18,6 +18,10 @@ export type AnthropicAdapter = ModelAdapter<Tool, Message | readonly ContentBloc
 /**
  * Create the adapter that lets McpToolHost work with `@anthropic-ai/sdk` Messages.
  *
+ * The adapter is stateless, so one instance can serve any number of hosts: tool names are
+ * declared as given (the host names every tool under {@link ANTHROPIC_TOOL_NAME_POLICY}, the
+ * adapter's `toolNames`) and the names of the model's `tool_use` blocks are returned as they are.
+ *
  * @example
  * ```ts
  * const host = await McpToolHost.create({ adapter: createAnthropicAdapter(), ui });
@@ -26,18 +30,13 @@ export type AnthropicAdapter = ModelAdapter<Tool, Message | readonly ContentBloc
  */
 export function createAnthropicAdapter(options: AnthropicAdapterOptions = {}): AnthropicAdapter {
   const { sampling } = options;
-  // Anthropic tool names are `^[a-zA-Z0-9_-]{1,64}$`; the host's may contain dots.
-  const nameOptions: ToolNameMapOptions = { normalize: (name) => name.replace(/[^a-zA-Z0-9_-]/g, '_'), maxLength: 64 };
-  let names: ToolNameMap = createToolNameMap([], nameOptions);
   const adapter: AnthropicAdapter = {
     specificationVersion: 'v1',
     provider: 'anthropic',
     schemaProfile: 'anthropic',
-    toTools(tools) {
-      names = createToolNameMap(tools.map((tool) => tool.name), nameOptions);
-      return mapToolsToAnthropicTools(tools.map((tool, index) => ({ ...tool, name: names.vendorNames[index] ?? tool.name })));
-    },
-    getToolCalls: (response) => mapMessageToToolCalls(response).map((call) => ({ ...call, name: names.toHost(call.name) })),
+    toolNames: ANTHROPIC_TOOL_NAME_POLICY,
+    toTools: (tools) => mapToolsToAnthropicTools(tools),
+    getToolCalls: (response) => mapMessageToToolCalls(response),
     toToolResults: (outcomes) => mapOutcomesToToolResultMessage(outcomes),
   };
   if (sampling) {

@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AnthropicAdapterError } from './anthropic-adapter-error.js';
+import { AdapterError } from '@toolhost/contract';
 import { createAnthropicAdapter } from './create-anthropic-adapter.js';
 
 const bodies: Record<string, unknown>[] = [];
@@ -74,7 +74,7 @@ describe('createAnthropicAdapter({ sampling }).createMessage', () => {
     reply = { id: 'msg_2', type: 'message', role: 'assistant', model: 'm', stop_reason: 'refusal', stop_sequence: null, content: [], usage: { input_tokens: 1, output_tokens: 0 } };
     const adapter = createAnthropicAdapter({ sampling: { client, model: 'claude-test' } });
     const error = await adapter.createMessage?.({ maxTokens: 5, messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }, {}).catch((e: unknown) => e);
-    expect(AnthropicAdapterError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', finishReason: 'refusal' });
+    expect(AdapterError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', provider: 'anthropic', finishReason: 'refusal' });
   });
 });

@@ -1,7 +1,6 @@
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlockParam, MessageParam } from '@anthropic-ai/sdk/resources/messages';
-import type { SamplingRequest, SamplingResponse, ToolResultPart } from '@toolhost/host';
-import { AnthropicAdapterError } from './anthropic-adapter-error.js';
+import { AdapterError, type ContentPart, type SamplingRequest, type SamplingResponse } from '@toolhost/contract';
 import { classifyAnthropicMedia } from './anthropic-media-type.js';
 
 /** How the Anthropic adapter answers MCP `sampling/createMessage` requests. */
@@ -23,7 +22,11 @@ const STOP_REASONS: Readonly<Record<string, string>> = {
   stop_sequence: 'stopSequence',
 };
 
-/** Answer a sampling request with `client.messages.create`. */
+/**
+ * Answer a sampling request with `client.messages.create`.
+ *
+ * @throws AdapterError `EMPTY_SAMPLING_RESPONSE` (with `finishReason`) when the model returns no text.
+ */
 export async function createAnthropicMessage(
   request: SamplingRequest,
   options: { sampling: AnthropicSamplingOptions; signal?: AbortSignal | undefined },
@@ -48,10 +51,11 @@ export async function createAnthropicMessage(
   const text = response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
   const stopReason = response.stop_reason ?? undefined;
   if (!text) {
-    throw new AnthropicAdapterError({
+    throw new AdapterError({
       code: 'EMPTY_SAMPLING_RESPONSE',
       message: `Anthropic model '${model}' returned no text for the MCP sampling request (stop reason: ${stopReason ?? 'none'}).`,
-      ...(stopReason ? { finishReason: stopReason } : {}),
+      provider: 'anthropic',
+      finishReason: stopReason,
     });
   }
   return {
@@ -61,11 +65,11 @@ export async function createAnthropicMessage(
   };
 }
 
-function toArray(content: ToolResultPart | readonly ToolResultPart[]): readonly ToolResultPart[] {
-  return Array.isArray(content) ? content : [content as ToolResultPart];
+function toArray(content: ContentPart | readonly ContentPart[]): readonly ContentPart[] {
+  return Array.isArray(content) ? content : [content as ContentPart];
 }
 
-function toContentBlock(part: ToolResultPart): ContentBlockParam {
+function toContentBlock(part: ContentPart): ContentBlockParam {
   if (part.type === 'text') return { type: 'text', text: part.text };
   const media = classifyAnthropicMedia(part.mimeType);
   if (media.kind === 'image') return { type: 'image', source: { type: 'base64', media_type: media.mediaType, data: part.data } };

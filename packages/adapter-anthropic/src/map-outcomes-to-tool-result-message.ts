@@ -1,5 +1,5 @@
 import type { MessageParam, TextBlockParam, ToolResultBlockParam } from '@anthropic-ai/sdk/resources/messages';
-import type { ToolCallOutcome } from '@toolhost/host';
+import type { ToolCallOutcome } from '@toolhost/contract';
 import { classifyAnthropicMedia } from './anthropic-media-type.js';
 
 type ToolResultContent = Exclude<ToolResultBlockParam['content'], string | undefined>[number];

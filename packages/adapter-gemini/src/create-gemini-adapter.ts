@@ -1,7 +1,7 @@
 import type { Content, FunctionDeclaration, GenerateContentResponse } from '@google/genai';
-import type { ModelAdapter } from '@toolhost/host';
-import { createToolNameMap, type ToolNameMap, type ToolNameMapOptions } from '@toolhost/schema-sanitizer';
+import type { ModelAdapter } from '@toolhost/contract';
 import { createGeminiMessage, type GeminiSamplingOptions } from './create-gemini-message.js';
+import { GEMINI_TOOL_NAME_POLICY } from './gemini-tool-name-policy.js';
 import { mapOutcomesToContent, type GeminiMediaPlacement } from './map-outcomes-to-content.js';
 import { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
 import { mapToolsToFunctionDeclarations, type GeminiSchemaField } from './map-tools-to-function-declarations.js';
@@ -36,6 +36,11 @@ export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentRes
 /**
  * Create the adapter that lets McpToolHost work with `@google/genai`.
  *
+ * The adapter is stateless: it keeps nothing between `toTools`, `getToolCalls` and
+ * `toToolResults`, so one instance can serve any number of hosts. Tool names are used as given
+ * (the host names every tool under {@link GEMINI_TOOL_NAME_POLICY}, the adapter's `toolNames`),
+ * and the names in the model's `functionCall` parts are returned as they are.
+ *
  * @example
  * ```ts
  * const adapter = createGeminiAdapter();
@@ -47,39 +52,22 @@ export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentRes
  */
 export function createGeminiAdapter(options: GeminiAdapterOptions = {}): GeminiAdapter {
   const schemaField = options.schemaField ?? 'parameters';
+  const resultOptions = {
+    mediaPlacement: options.mediaPlacement ?? 'parts',
+    includeStructuredContent: options.includeStructuredContent ?? false,
+  } as const;
   const { sampling } = options;
-  const nameOptions: ToolNameMapOptions = { normalize: toGeminiName, maxLength: 64 };
-  let names: ToolNameMap = createToolNameMap([], nameOptions);
   const adapter: GeminiAdapter = {
     specificationVersion: 'v1',
     provider: 'gemini',
     schemaProfile: schemaField === 'parameters' ? 'gemini' : 'gemini-json-schema',
-    toTools(tools) {
-      names = createToolNameMap(tools.map((tool) => tool.name), nameOptions);
-      const declared = tools.map((tool, index) => ({ ...tool, name: names.vendorNames[index] ?? tool.name }));
-      return mapToolsToFunctionDeclarations(declared, { schemaField });
-    },
-    getToolCalls: (response) => mapResponseToToolCalls(response).map((call) => ({ ...call, name: names.toHost(call.name) })),
-    toToolResults(outcomes) {
-      // The functionResponse must carry the name the model called, not the host's name.
-      const answered = outcomes.map((outcome) => ({ ...outcome, call: { ...outcome.call, name: names.toVendor(outcome.call.name) } }));
-      return mapOutcomesToContent(answered, {
-        mediaPlacement: options.mediaPlacement ?? 'parts',
-        includeStructuredContent: options.includeStructuredContent ?? false,
-      });
-    },
+    toolNames: GEMINI_TOOL_NAME_POLICY,
+    toTools: (tools) => mapToolsToFunctionDeclarations(tools, { schemaField }),
+    getToolCalls: (response) => mapResponseToToolCalls(response),
+    toToolResults: (outcomes) => mapOutcomesToContent(outcomes, resultOptions),
   };
   if (sampling) {
     adapter.createMessage = (request, callOptions) => createGeminiMessage(request, { sampling, signal: callOptions.signal });
   }
   return adapter;
-}
-
-/**
- * Gemini function names must start with a letter or an underscore and use only
- * `a-z A-Z 0-9 _ . : -` (64 characters at most).
- */
-function toGeminiName(name: string): string {
-  const valid = name.replace(/[^a-zA-Z0-9_.:-]/g, '_');
-  return /^[a-zA-Z_]/.test(valid) ? valid : `_${valid}`;
 }

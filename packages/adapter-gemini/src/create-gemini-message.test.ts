@@ -2,8 +2,8 @@ import { GoogleGenAI } from '@google/genai';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdapterError } from '@toolhost/contract';
 import { createGeminiAdapter } from './create-gemini-adapter.js';
-import { GeminiAdapterError } from './gemini-adapter-error.js';
 
 const requests: { url: string; body: Record<string, unknown> }[] = [];
 let reply: Record<string, unknown> = {};
@@ -63,7 +63,7 @@ describe('createGeminiAdapter({ sampling }).createMessage', () => {
     reply = { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY' }] };
     const adapter = createGeminiAdapter({ sampling: { client, model: 'gemini-test' } });
     const error = await adapter.createMessage?.({ maxTokens: 5, messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }, {}).catch((e: unknown) => e);
-    expect(GeminiAdapterError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', finishReason: 'SAFETY' });
+    expect(AdapterError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', provider: 'gemini', finishReason: 'SAFETY' });
   });
 });

@@ -1,6 +1,5 @@
 import type { Content, GenerateContentConfig, GoogleGenAI, Part } from '@google/genai';
-import type { SamplingRequest, SamplingResponse, ToolResultPart } from '@toolhost/host';
-import { GeminiAdapterError } from './gemini-adapter-error.js';
+import { AdapterError, type ContentPart, type SamplingRequest, type SamplingResponse } from '@toolhost/contract';
 
 /** How the Gemini adapter answers MCP `sampling/createMessage` requests. */
 export interface GeminiSamplingOptions {
@@ -15,7 +14,11 @@ export interface GeminiSamplingOptions {
   selectModel?: (preferences: SamplingRequest['modelPreferences']) => string | undefined;
 }
 
-/** Answer a sampling request with `client.models.generateContent`. */
+/**
+ * Answer a sampling request with `client.models.generateContent`.
+ *
+ * @throws AdapterError `EMPTY_SAMPLING_RESPONSE` (with `finishReason`) when the model returns no text.
+ */
 export async function createGeminiMessage(
   request: SamplingRequest,
   options: { sampling: GeminiSamplingOptions; signal?: AbortSignal | undefined },
@@ -38,10 +41,11 @@ export async function createGeminiMessage(
     .join('');
   const finishReason = candidate?.finishReason;
   if (!text) {
-    throw new GeminiAdapterError({
+    throw new AdapterError({
       code: 'EMPTY_SAMPLING_RESPONSE',
       message: `Gemini model '${model}' returned no text for the MCP sampling request (finish reason: ${finishReason ?? 'none'}).`,
-      ...(finishReason ? { finishReason } : {}),
+      provider: 'gemini',
+      finishReason,
     });
   }
   const result: { model: string; text: string; stopReason?: string } = {
@@ -52,11 +56,11 @@ export async function createGeminiMessage(
   return result;
 }
 
-function toArray(content: ToolResultPart | readonly ToolResultPart[]): readonly ToolResultPart[] {
-  return Array.isArray(content) ? content : [content as ToolResultPart];
+function toArray(content: ContentPart | readonly ContentPart[]): readonly ContentPart[] {
+  return Array.isArray(content) ? content : [content as ContentPart];
 }
 
-function toGeminiPart(part: ToolResultPart): Part {
+function toGeminiPart(part: ContentPart): Part {
   return part.type === 'text' ? { text: part.text } : { inlineData: { mimeType: part.mimeType, data: part.data } };
 }
 

@@ -1,7 +1,8 @@
 // End to end: @google/genai client → msw (Gemini API) → McpToolHost → real stdio MCP server → next request.
 import { GoogleGenAI, type Content, type FunctionDeclaration, type GenerateContentResponse } from '@google/genai';
 import { createFixtureHost, isPng } from '@toolhost-internal/test-support';
-import type { ConfirmationRequest, McpToolHost, ToolCallResult } from '@toolhost/host';
+import type { ConfirmationRequest } from '@toolhost/contract';
+import type { McpToolHost } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ describe('Gemini adapter end to end', () => {
     const handled = await host.handleModelResponse(first);
     expect(confirmations).toHaveLength(1);
     expect(confirmations[0]?.mcpDetails).toMatchObject({ serverName: 'fixture', toolName: 'mixed-content' });
-    const outcome: ToolCallResult | undefined = handled.outcomes[0];
+    const outcome = handled.outcomes[0];
     expect(outcome?.isError).toBe(false);
 
     contents.push(first.candidates?.[0]?.content as Content, handled.toolResults!);

@@ -1,7 +1,8 @@
 // End to end: an MCP server's sampling/createMessage → McpToolHost → Gemini adapter → @google/genai → msw.
 import { createRequire } from 'node:module';
 import { GoogleGenAI } from '@google/genai';
-import { McpToolHost, type SamplingRequest } from '@toolhost/host';
+import type { SamplingRequest } from '@toolhost/contract';
+import { McpToolHost } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -44,7 +45,7 @@ afterAll(async () => {
 
 describe('Gemini adapter answers MCP sampling end to end', () => {
   it('sends the server sampling request through the GoogleGenAI client and returns the text to the server', async () => {
-    const outcome = await host.callTool('trigger-sampling-request', { prompt: 'a haiku about autumn', maxTokens: 20 });
+    const outcome = await host.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'a haiku about autumn', maxTokens: 20 } });
     expect(outcome.isError).toBe(false);
     expect(approved).toHaveLength(1);
     expect(bodies).toHaveLength(1);

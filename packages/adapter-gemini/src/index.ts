@@ -1,9 +1,8 @@
-// Public API of @toolhost/adapter-gemini.
+// Public API of @toolhost/adapter-gemini. Contract types (ModelAdapter, AdapterError, ...) come from @toolhost/contract.
 export { createGeminiAdapter } from './create-gemini-adapter.js';
 export type { GeminiAdapter, GeminiAdapterOptions } from './create-gemini-adapter.js';
 export type { GeminiSamplingOptions } from './create-gemini-message.js';
-export { GeminiAdapterError } from './gemini-adapter-error.js';
-export type { GeminiAdapterErrorCode, GeminiAdapterErrorOptions } from './gemini-adapter-error.js';
+export { GEMINI_TOOL_NAME_POLICY } from './gemini-tool-name-policy.js';
 export { mapOutcomesToContent } from './map-outcomes-to-content.js';
 export type { GeminiMediaPlacement, MapOutcomesToContentOptions } from './map-outcomes-to-content.js';
 export { mapResponseToToolCalls } from './map-response-to-tool-calls.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ToolCallOutcome } from '@toolhost/host';
+import type { ToolCallOutcome } from '@toolhost/contract';
 import { createGeminiAdapter } from './create-gemini-adapter.js';
 
 const PNG = 'iVBORw0KGgo=';

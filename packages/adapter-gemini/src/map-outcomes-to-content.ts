@@ -1,5 +1,5 @@
 import type { Content, FunctionResponse, Part } from '@google/genai';
-import type { ToolCallOutcome } from '@toolhost/host';
+import type { ToolCallOutcome } from '@toolhost/contract';
 
 /** Where images, audio and other binary results go in the function-response turn. */
 export type GeminiMediaPlacement = 'parts' | 'function-response';

@@ -1,11 +1,12 @@
 import type { Content, GenerateContentResponse, Part } from '@google/genai';
-import type { ModelToolCall } from '@toolhost/host';
-import { GeminiAdapterError } from './gemini-adapter-error.js';
+import { AdapterError, type ModelToolCall } from '@toolhost/contract';
 
 /**
  * Find the tool calls in a Gemini response: every `functionCall` part of the first candidate,
  * in order, keeping the call `id` when the API sent one. Also accepts a `Content` (a turn
- * taken from the chat history).
+ * taken from the chat history). Names are returned exactly as the model sent them.
+ *
+ * @throws AdapterError `INVALID_TOOL_CALL` for a `functionCall` part without a name.
  */
 export function mapResponseToToolCalls(response: GenerateContentResponse | Content): ModelToolCall[] {
   const parts: Part[] =
@@ -15,9 +16,11 @@ export function mapResponseToToolCalls(response: GenerateContentResponse | Conte
     const functionCall = part.functionCall;
     if (!functionCall) continue;
     if (!functionCall.name) {
-      throw new GeminiAdapterError({
+      throw new AdapterError({
         code: 'INVALID_TOOL_CALL',
         message: 'The Gemini response has a functionCall part without a name, so no tool can be called for it.',
+        provider: 'gemini',
+        callId: functionCall.id,
       });
     }
     const call: { id?: string; name: string; arguments: Record<string, unknown> } = {

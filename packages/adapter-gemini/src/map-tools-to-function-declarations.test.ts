@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostToolDefinition } from '@toolhost/host';
+import type { HostToolDefinition } from '@toolhost/contract';
 import { createGeminiAdapter } from './create-gemini-adapter.js';
 
 const searchTool: HostToolDefinition = {
@@ -62,19 +62,5 @@ describe('createGeminiAdapter().toTools', () => {
     const before = structuredClone(searchTool);
     createGeminiAdapter().toTools([searchTool]);
     expect(searchTool).toEqual(before);
-  });
-});
-
-describe('createGeminiAdapter tool names', () => {
-  it('declares a name Gemini rejects under a valid one and maps calls and responses back', () => {
-    const adapter = createGeminiAdapter();
-    const tool: HostToolDefinition = { ...noArgsTool, name: '3d-render', originalName: '3d-render' };
-    const [declaration, other] = adapter.toTools([tool, searchTool]);
-    expect(declaration?.name).toBe('_3d-render');
-    expect(other?.name).toBe('search');
-    const [call] = adapter.getToolCalls({ role: 'model', parts: [{ functionCall: { name: '_3d-render', args: {} } }] });
-    expect(call?.name).toBe('3d-render');
-    const content = adapter.toToolResults([{ call: call!, parts: [{ type: 'text', text: 'ok' }], isError: false }]);
-    expect(content.parts?.[0]?.functionResponse?.name).toBe('_3d-render');
   });
 });

@@ -1,5 +1,5 @@
 import type { FunctionDeclaration, Schema } from '@google/genai';
-import type { HostToolDefinition, JsonSchemaObject } from '@toolhost/host';
+import type { HostToolDefinition, JsonSchemaObject } from '@toolhost/contract';
 import { sanitizeSchema } from '@toolhost/schema-sanitizer';
 
 /** Which `FunctionDeclaration` field carries a tool's input schema. */
@@ -17,7 +17,8 @@ export interface MapToolsToFunctionDeclarationsOptions {
 
 /**
  * Turn host tools into Gemini function declarations with the right schema field and sanitizer
- * profile. Pass the result as `config.tools: [{ functionDeclarations }]`.
+ * profile. Pass the result as `config.tools: [{ functionDeclarations }]`. Names are declared as
+ * given: they must already satisfy `GEMINI_TOOL_NAME_POLICY`.
  */
 export function mapToolsToFunctionDeclarations(
   tools: readonly HostToolDefinition[],

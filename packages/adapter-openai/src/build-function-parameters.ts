@@ -1,4 +1,4 @@
-import type { HostToolDefinition, JsonSchemaObject } from '@toolhost/host';
+import type { HostToolDefinition, JsonSchemaObject } from '@toolhost/contract';
 import { sanitizeSchema } from '@toolhost/schema-sanitizer';
 
 /** Options of the OpenAI tool mappers. */

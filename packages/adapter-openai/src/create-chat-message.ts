@@ -1,7 +1,6 @@
 import type { ChatCompletionContentPart, ChatCompletionMessageParam } from 'openai/resources/chat/completions';
-import type { SamplingRequest, SamplingResponse } from '@toolhost/host';
+import { AdapterError, type SamplingRequest, type SamplingResponse } from '@toolhost/contract';
 import { classifyMedia, toDataUrl } from './classify-media.js';
-import { OpenAIAdapterError } from './openai-adapter-error.js';
 import { samplingParts, type OpenAISamplingOptions } from './openai-sampling-options.js';
 
 /** Answer a sampling request with `client.chat.completions.create`. */
@@ -41,10 +40,11 @@ export async function createChatMessage(
   const choice = completion.choices[0];
   const text = choice?.message.content ?? '';
   if (!text) {
-    throw new OpenAIAdapterError({
+    throw new AdapterError({
       code: 'EMPTY_SAMPLING_RESPONSE',
       message: `OpenAI model '${model}' returned no text for the MCP sampling request (finish reason: ${choice?.finish_reason ?? 'none'}).`,
-      ...(choice?.finish_reason ? { finishReason: choice.finish_reason } : {}),
+      provider: 'openai',
+      finishReason: choice?.finish_reason,
     });
   }
   const stopReason = choice?.finish_reason === 'stop' ? 'endTurn' : choice?.finish_reason === 'length' ? 'maxTokens' : choice?.finish_reason;

@@ -1,8 +1,7 @@
 import type { ChatCompletion } from 'openai/resources/chat/completions';
 import { describe, expect, it } from 'vitest';
-import type { HostToolDefinition, ToolCallOutcome } from '@toolhost/host';
+import { AdapterError, type HostToolDefinition, type ToolCallContext, type ToolCallOutcome } from '@toolhost/contract';
 import { createOpenAIChatAdapter } from './create-openai-chat-adapter.js';
-import { OpenAIAdapterError } from './openai-adapter-error.js';
 
 const searchTool: HostToolDefinition = {
   name: 'search',
@@ -16,6 +15,10 @@ const searchTool: HostToolDefinition = {
     required: ['query'],
   },
 };
+
+function contextOf(tools: readonly HostToolDefinition[]): ToolCallContext {
+  return { tools: new Map(tools.map((tool) => [tool.name, tool])) };
+}
 
 function completionWith(toolCalls: unknown[]): ChatCompletion {
   return {
@@ -57,13 +60,14 @@ describe('createOpenAIChatAdapter', () => {
 
   it('reads function tool calls with their ids and drops the nulls strict mode forced', () => {
     const adapter = createOpenAIChatAdapter();
-    adapter.toTools([searchTool]);
+    // No toTools first: the schema comes from the context the host passes.
     const calls = adapter.getToolCalls(
       completionWith([
         { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"query":"mcp","limit":null}' } },
         { id: 'call_2', type: 'custom', custom: { name: 'grammar', input: 'x' } },
         { id: 'call_3', type: 'function', function: { name: 'ping', arguments: '' } },
       ]),
+      contextOf([searchTool]),
     );
     expect(calls).toEqual([
       { id: 'call_1', name: 'search', arguments: { query: 'mcp' } },
@@ -76,12 +80,15 @@ describe('createOpenAIChatAdapter', () => {
     for (const raw of ['{"query":', '[1,2]']) {
       let caught: unknown;
       try {
-        adapter.getToolCalls(completionWith([{ id: 'call_9', type: 'function', function: { name: 'search', arguments: raw } }]));
+        adapter.getToolCalls(
+          completionWith([{ id: 'call_9', type: 'function', function: { name: 'search', arguments: raw } }]),
+          contextOf([searchTool]),
+        );
       } catch (error) {
         caught = error;
       }
-      expect(OpenAIAdapterError.isInstance(caught)).toBe(true);
-      expect(caught).toMatchObject({ code: 'INVALID_TOOL_ARGUMENTS', toolName: 'search', callId: 'call_9' });
+      expect(AdapterError.isInstance(caught)).toBe(true);
+      expect(caught).toMatchObject({ code: 'INVALID_TOOL_ARGUMENTS', provider: 'openai', toolName: 'search', callId: 'call_9' });
     }
   });
 
@@ -126,13 +133,56 @@ describe('createOpenAIChatAdapter', () => {
     expect(messages).toEqual([{ role: 'tool', tool_call_id: 'c', content: 'hi' }]);
   });
 
-  it('declares dotted host names with underscores and maps calls back to the host name', () => {
+  it('keeps the nulls when strict mode is off or the context does not know the tool', () => {
+    const completion = completionWith([
+      { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"query":"q","limit":null}' } },
+    ]);
+    const expected = [{ id: 'call_1', name: 'search', arguments: { query: 'q', limit: null } }];
+    expect(createOpenAIChatAdapter({ strict: false }).getToolCalls(completion, contextOf([searchTool]))).toEqual(expected);
+    expect(createOpenAIChatAdapter().getToolCalls(completion, contextOf([]))).toEqual(expected);
+  });
+
+  it('declares the names the host gives and returns the model names unchanged', () => {
     const adapter = createOpenAIChatAdapter();
-    const [tool] = adapter.toTools([{ ...searchTool, name: 'docs.search' }]);
-    expect(tool?.function.name).toBe('docs_search');
+    const tool = { ...searchTool, name: 'docs__search-v2' };
+    expect(adapter.toTools([tool])[0]?.function.name).toBe('docs__search-v2');
     const [call] = adapter.getToolCalls(
-      completionWith([{ id: 'call_5', type: 'function', function: { name: 'docs_search', arguments: '{"query":"q","limit":null}' } }]),
+      completionWith([{ id: 'call_5', type: 'function', function: { name: 'docs__search-v2', arguments: '{"query":"q","limit":null}' } }]),
+      contextOf([tool]),
     );
-    expect(call).toEqual({ id: 'call_5', name: 'docs.search', arguments: { query: 'q' } });
+    expect(call).toEqual({ id: 'call_5', name: 'docs__search-v2', arguments: { query: 'q' } });
+    const [message] = adapter.toToolResults([{ call: call!, parts: [{ type: 'text', text: 'ok' }], isError: false }]);
+    expect(message).toEqual({ role: 'tool', tool_call_id: 'call_5', content: 'ok' });
+  });
+
+  it('serves two hosts from one instance: each call is read with its own host\'s schema, in any order', () => {
+    const adapter = createOpenAIChatAdapter();
+    // Same name, different schemas: host A's `limit` is optional, host B's is required.
+    const hostA = [searchTool];
+    const hostB: HostToolDefinition[] = [
+      { ...searchTool, inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } }, required: ['query', 'limit'] } },
+      { ...searchTool, name: 'fetch', inputSchema: { type: 'object', properties: { url: { type: 'string' }, depth: { type: 'integer' } }, required: ['url'] } },
+    ];
+    const completion = completionWith([
+      { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"query":"q","limit":null}' } },
+    ]);
+
+    adapter.toTools(hostA);
+    adapter.toTools(hostB); // declared last, yet host A's calls are still read with host A's schema
+    expect(adapter.getToolCalls(completion, contextOf(hostA))).toEqual([{ id: 'call_1', name: 'search', arguments: { query: 'q' } }]);
+    // The null of a required property is the model's answer: it is kept for host B.
+    expect(adapter.getToolCalls(completion, contextOf(hostB))).toEqual([
+      { id: 'call_1', name: 'search', arguments: { query: 'q', limit: null } },
+    ]);
+    const fetchCall = completionWith([
+      { id: 'call_2', type: 'function', function: { name: 'fetch', arguments: '{"url":"https://example.com","depth":null}' } },
+    ]);
+    expect(adapter.getToolCalls(fetchCall, contextOf(hostB))).toEqual([
+      { id: 'call_2', name: 'fetch', arguments: { url: 'https://example.com' } },
+    ]);
+    // Host A never declared `fetch`: the arguments reach it untouched.
+    expect(adapter.getToolCalls(fetchCall, contextOf(hostA))[0]?.arguments).toEqual({ url: 'https://example.com', depth: null });
+    // Declarations do not depend on what was declared before.
+    expect(adapter.toTools(hostA)).toEqual(createOpenAIChatAdapter().toTools(hostA));
   });
 });

@@ -4,20 +4,22 @@ import type {
   ChatCompletionMessage,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ModelAdapter } from '@toolhost/host';
+import type { ModelAdapter } from '@toolhost/contract';
 import { createChatMessage } from './create-chat-message.js';
 import { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';
 import { mapOutcomesToChatMessages } from './map-outcomes-to-chat-messages.js';
 import { mapToolsToChatTools } from './map-tools-to-chat-tools.js';
 import type { OpenAISamplingOptions } from './openai-sampling-options.js';
-import { ToolCallRegistry } from './tool-call-registry.js';
+import { OPENAI_TOOL_NAME_POLICY } from './openai-tool-name-policy.js';
+import { stripStrictNullsFromCalls } from './strip-strict-nulls.js';
 
 /** Options of {@link createOpenAIChatAdapter} and {@link createOpenAIResponsesAdapter}. */
 export interface OpenAIAdapterOptions {
   /**
    * Declare tools with `strict: true` and schemas from the `openai-strict` sanitizer profile, so
    * the API guarantees arguments that match the schema. The `null`s strict mode makes the model
-   * send for optional properties are removed before the MCP server sees the arguments.
+   * send for optional properties are removed before the MCP server sees the arguments (using
+   * the tool's input schema from the `ToolCallContext` the host passes to `getToolCalls`).
    * Turn off for schemas strict mode cannot express; they then go through profile `none`.
    * @default true
    */
@@ -38,6 +40,11 @@ export type OpenAIChatAdapter = ModelAdapter<
  * append after the assistant message: one `tool` message per call and, when results carry
  * images, audio or PDFs, one `user` message with them (tool messages can only hold text).
  *
+ * The adapter is stateless, so one instance can serve any number of hosts: tool names are
+ * declared as given (the host names every tool under {@link OPENAI_TOOL_NAME_POLICY}, the
+ * adapter's `toolNames`), the model's names are returned as they are, and in strict mode the
+ * called tool's schema is read from the `context` of `getToolCalls`.
+ *
  * @example
  * ```ts
  * const host = await McpToolHost.create({ adapter: createOpenAIChatAdapter(), ui });
@@ -46,17 +53,17 @@ export type OpenAIChatAdapter = ModelAdapter<
  */
 export function createOpenAIChatAdapter(options: OpenAIAdapterOptions = {}): OpenAIChatAdapter {
   const strict = options.strict ?? true;
-  const registry = new ToolCallRegistry(strict);
   const { sampling } = options;
   const adapter: OpenAIChatAdapter = {
     specificationVersion: 'v1',
     provider: 'openai',
     schemaProfile: strict ? 'openai-strict' : 'none',
-    toTools(tools) {
-      return mapToolsToChatTools(registry.declare(tools), { strict });
+    toolNames: OPENAI_TOOL_NAME_POLICY,
+    toTools: (tools) => mapToolsToChatTools(tools, { strict }),
+    getToolCalls(response, context) {
+      const calls = mapChatCompletionToToolCalls(response);
+      return strict ? stripStrictNullsFromCalls(calls, context) : calls;
     },
-    getToolCalls: (response) =>
-      mapChatCompletionToToolCalls(response).map((call) => registry.resolve(call)),
     toToolResults: (outcomes) => mapOutcomesToChatMessages(outcomes),
   };
   if (sampling) {

@@ -2,10 +2,9 @@ import OpenAI from 'openai';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SamplingRequest } from '@toolhost/host';
+import { AdapterError, type SamplingRequest } from '@toolhost/contract';
 import { createOpenAIChatAdapter } from './create-openai-chat-adapter.js';
 import { createOpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
-import { OpenAIAdapterError } from './openai-adapter-error.js';
 
 const bodies: Record<string, unknown>[] = [];
 let chatReply: Record<string, unknown> = {};
@@ -101,7 +100,7 @@ describe('OpenAI adapters answer sampling requests', () => {
     chatReply = { id: 'c2', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'content_filter', message: { role: 'assistant', content: null } }] };
     const adapter = createOpenAIChatAdapter({ sampling: { client, model: 'gpt-test' } });
     const error = await adapter.createMessage?.(request, {}).catch((e: unknown) => e);
-    expect(OpenAIAdapterError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', finishReason: 'content_filter' });
+    expect(AdapterError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', provider: 'openai', finishReason: 'content_filter' });
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { HostToolDefinition } from '@toolhost/host';
+import type { HostToolDefinition, ToolCallContext } from '@toolhost/contract';
 import { createOpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
 
 const searchTool: HostToolDefinition = {
@@ -28,14 +28,14 @@ describe('createOpenAIResponsesAdapter', () => {
 
   it('reads function_call items (call_id as id) from a response or an output array', () => {
     const adapter = createOpenAIResponsesAdapter();
-    adapter.toTools([searchTool]);
+    const context: ToolCallContext = { tools: new Map([[searchTool.name, searchTool]]) };
     const output = [
       { type: 'reasoning', id: 'rs_1', summary: [] },
       { type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'search', arguments: '{"query":"x","limit":null}' },
     ] as const;
     const expected = [{ id: 'call_1', name: 'search', arguments: { query: 'x' } }];
-    expect(adapter.getToolCalls(output as never)).toEqual(expected);
-    expect(adapter.getToolCalls({ output } as never)).toEqual(expected);
+    expect(adapter.getToolCalls(output as never, context)).toEqual(expected);
+    expect(adapter.getToolCalls({ output } as never, context)).toEqual(expected);
   });
 
   it('returns text-only results as a string and media results as input_text + input_image/input_file items', () => {
@@ -66,5 +66,17 @@ describe('createOpenAIResponsesAdapter', () => {
       },
       { type: 'function_call_output', call_id: 'call_3', output: "Tool 'fail' failed." },
     ]);
+  });
+
+  it('serves two hosts from one instance: each call is read with its own host\'s schema', () => {
+    const adapter = createOpenAIResponsesAdapter();
+    const other: HostToolDefinition = { ...searchTool, inputSchema: { ...searchTool.inputSchema, required: ['query', 'limit'] } };
+    const output = [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'search', arguments: '{"query":"x","limit":null}' }];
+    adapter.toTools([searchTool]);
+    adapter.toTools([other]);
+    expect(adapter.getToolCalls(output as never, { tools: new Map([['search', searchTool]]) })[0]?.arguments).toEqual({ query: 'x' });
+    expect(adapter.getToolCalls(output as never, { tools: new Map([['search', other]]) })[0]?.arguments).toEqual({ query: 'x', limit: null });
+    const [item] = adapter.toToolResults([{ call: { id: 'call_1', name: 'search', arguments: {} }, parts: [{ type: 'text', text: 'ok' }], isError: false }]);
+    expect(item).toEqual({ type: 'function_call_output', call_id: 'call_1', output: 'ok' });
   });
 });

@@ -1,11 +1,12 @@
 import type { FunctionTool, Response, ResponseInputItem, ResponseOutputItem } from 'openai/resources/responses/responses';
-import type { ModelAdapter } from '@toolhost/host';
+import type { ModelAdapter } from '@toolhost/contract';
 import type { OpenAIAdapterOptions } from './create-openai-chat-adapter.js';
 import { createResponsesMessage } from './create-responses-message.js';
 import { mapOutcomesToResponseItems } from './map-outcomes-to-response-items.js';
 import { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
 import { mapToolsToResponseTools } from './map-tools-to-response-tools.js';
-import { ToolCallRegistry } from './tool-call-registry.js';
+import { OPENAI_TOOL_NAME_POLICY } from './openai-tool-name-policy.js';
+import { stripStrictNullsFromCalls } from './strip-strict-nulls.js';
 
 /** The Responses API `ModelAdapter`: function tools in, `function_call` items out, `function_call_output` items back. */
 export type OpenAIResponsesAdapter = ModelAdapter<
@@ -19,6 +20,11 @@ export type OpenAIResponsesAdapter = ModelAdapter<
  * `function_call_output` item per call; images and PDFs travel inside it as `input_image`
  * and `input_file` items.
  *
+ * The adapter is stateless, so one instance can serve any number of hosts: tool names are
+ * declared as given (the host names every tool under {@link OPENAI_TOOL_NAME_POLICY}, the
+ * adapter's `toolNames`), the model's names are returned as they are, and in strict mode the
+ * called tool's schema is read from the `context` of `getToolCalls`.
+ *
  * @example
  * ```ts
  * const host = await McpToolHost.create({ adapter: createOpenAIResponsesAdapter(), ui });
@@ -27,17 +33,17 @@ export type OpenAIResponsesAdapter = ModelAdapter<
  */
 export function createOpenAIResponsesAdapter(options: OpenAIAdapterOptions = {}): OpenAIResponsesAdapter {
   const strict = options.strict ?? true;
-  const registry = new ToolCallRegistry(strict);
   const { sampling } = options;
   const adapter: OpenAIResponsesAdapter = {
     specificationVersion: 'v1',
     provider: 'openai',
     schemaProfile: strict ? 'openai-strict' : 'none',
-    toTools(tools) {
-      return mapToolsToResponseTools(registry.declare(tools), { strict });
+    toolNames: OPENAI_TOOL_NAME_POLICY,
+    toTools: (tools) => mapToolsToResponseTools(tools, { strict }),
+    getToolCalls(response, context) {
+      const calls = mapResponseToToolCalls(response);
+      return strict ? stripStrictNullsFromCalls(calls, context) : calls;
     },
-    getToolCalls: (response) =>
-      mapResponseToToolCalls(response).map((call) => registry.resolve(call)),
     toToolResults: (outcomes) => mapOutcomesToResponseItems(outcomes),
   };
   if (sampling) {

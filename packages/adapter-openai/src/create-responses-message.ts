@@ -1,7 +1,6 @@
 import type { ResponseInputContent, ResponseInputItem } from 'openai/resources/responses/responses';
-import type { SamplingRequest, SamplingResponse } from '@toolhost/host';
+import { AdapterError, type SamplingRequest, type SamplingResponse } from '@toolhost/contract';
 import { classifyMedia, toDataUrl } from './classify-media.js';
-import { OpenAIAdapterError } from './openai-adapter-error.js';
 import { samplingParts, type OpenAISamplingOptions } from './openai-sampling-options.js';
 
 /**
@@ -44,10 +43,11 @@ export async function createResponsesMessage(
     .join('');
   const incomplete = response.incomplete_details?.reason;
   if (!text) {
-    throw new OpenAIAdapterError({
+    throw new AdapterError({
       code: 'EMPTY_SAMPLING_RESPONSE',
       message: `OpenAI model '${model}' returned no text for the MCP sampling request (status: ${response.status ?? 'unknown'}).`,
-      ...(incomplete ? { finishReason: incomplete } : {}),
+      provider: 'openai',
+      finishReason: incomplete,
     });
   }
   const stopReason = incomplete === 'max_output_tokens' ? 'maxTokens' : (incomplete ?? 'endTurn');

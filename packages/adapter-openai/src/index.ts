@@ -1,11 +1,10 @@
-// Public API of @toolhost/adapter-openai.
+// Public API of @toolhost/adapter-openai. Contract types (ModelAdapter, AdapterError, ...) come from @toolhost/contract.
 export { createOpenAIChatAdapter } from './create-openai-chat-adapter.js';
 export type { OpenAIAdapterOptions, OpenAIChatAdapter } from './create-openai-chat-adapter.js';
 export { createOpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
 export type { OpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
 export type { OpenAISamplingOptions } from './openai-sampling-options.js';
-export { OpenAIAdapterError } from './openai-adapter-error.js';
-export type { OpenAIAdapterErrorCode, OpenAIAdapterErrorOptions } from './openai-adapter-error.js';
+export { OPENAI_TOOL_NAME_POLICY } from './openai-tool-name-policy.js';
 export { mapToolsToChatTools } from './map-tools-to-chat-tools.js';
 export type { OpenAIToolOptions } from './build-function-parameters.js';
 export { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';

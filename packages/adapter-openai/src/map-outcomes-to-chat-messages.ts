@@ -3,7 +3,7 @@ import type {
   ChatCompletionMessageParam,
   ChatCompletionToolMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ToolCallOutcome } from '@toolhost/host';
+import type { ToolCallOutcome } from '@toolhost/contract';
 import { classifyMedia, toDataUrl, unsupportedMediaNote } from './classify-media.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { ResponseFunctionCallOutputItem, ResponseInputItem } from 'openai/resources/responses/responses';
-import type { ToolCallOutcome } from '@toolhost/host';
+import type { ToolCallOutcome } from '@toolhost/contract';
 import { classifyMedia, toDataUrl, unsupportedMediaNote } from './classify-media.js';
 
 /**

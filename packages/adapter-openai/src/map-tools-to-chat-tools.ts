@@ -1,8 +1,11 @@
 import type { ChatCompletionFunctionTool } from 'openai/resources/chat/completions';
-import type { HostToolDefinition } from '@toolhost/host';
+import type { HostToolDefinition } from '@toolhost/contract';
 import { buildFunctionParameters, type OpenAIToolOptions } from './build-function-parameters.js';
 
-/** Turn host tools into Chat Completions `tools` entries (`{ type: 'function', function }`). */
+/**
+ * Turn host tools into Chat Completions `tools` entries (`{ type: 'function', function }`).
+ * Names are declared as given: they must already satisfy `OPENAI_TOOL_NAME_POLICY`.
+ */
 export function mapToolsToChatTools(
   tools: readonly HostToolDefinition[],
   options: OpenAIToolOptions,

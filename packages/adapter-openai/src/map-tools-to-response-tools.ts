@@ -1,8 +1,11 @@
 import type { FunctionTool } from 'openai/resources/responses/responses';
-import type { HostToolDefinition } from '@toolhost/host';
+import type { HostToolDefinition } from '@toolhost/contract';
 import { buildFunctionParameters, type OpenAIToolOptions } from './build-function-parameters.js';
 
-/** Turn host tools into Responses API `tools` entries (`{ type: 'function', name, parameters, strict }`). */
+/**
+ * Turn host tools into Responses API `tools` entries (`{ type: 'function', name, parameters, strict }`).
+ * Names are declared as given: they must already satisfy `OPENAI_TOOL_NAME_POLICY`.
+ */
 export function mapToolsToResponseTools(
   tools: readonly HostToolDefinition[],
   options: OpenAIToolOptions,

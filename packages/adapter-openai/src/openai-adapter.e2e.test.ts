@@ -1,6 +1,7 @@
 // End to end: openai client → msw (OpenAI API) → McpToolHost → real stdio MCP server → next request.
 import { createFixtureHost, isPng } from '@toolhost-internal/test-support';
-import type { ConfirmationRequest, McpToolHost, ModelAdapter } from '@toolhost/host';
+import type { ConfirmationRequest, ModelAdapter } from '@toolhost/contract';
+import type { McpToolHost } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import OpenAI from 'openai';

@@ -1,5 +1,5 @@
 import type OpenAI from 'openai';
-import type { SamplingRequest, ToolResultPart } from '@toolhost/host';
+import type { ContentPart, SamplingRequest } from '@toolhost/contract';
 
 /** How an OpenAI adapter answers MCP `sampling/createMessage` requests. */
 export interface OpenAISamplingOptions {
@@ -15,6 +15,6 @@ export interface OpenAISamplingOptions {
 }
 
 /** The parts of a sampling message as an array. */
-export function samplingParts(content: ToolResultPart | readonly ToolResultPart[]): readonly ToolResultPart[] {
-  return Array.isArray(content) ? content : [content as ToolResultPart];
+export function samplingParts(content: ContentPart | readonly ContentPart[]): readonly ContentPart[] {
+  return Array.isArray(content) ? content : [content as ContentPart];
 }

@@ -1,4 +1,4 @@
-import { OpenAIAdapterError } from './openai-adapter-error.js';
+import { AdapterError } from '@toolhost/contract';
 
 /** Options of {@link parseToolArguments}. */
 export interface ParseToolArgumentsOptions {
@@ -10,7 +10,11 @@ export interface ParseToolArgumentsOptions {
   callId?: string;
 }
 
-/** Parse a tool call's `arguments` JSON string into an object (an empty string is `{}`). */
+/**
+ * Parse a tool call's `arguments` JSON string into an object (an empty string is `{}`).
+ *
+ * @throws AdapterError `INVALID_TOOL_ARGUMENTS` (with `toolName` and `callId`) when the string is not a JSON object.
+ */
 export function parseToolArguments(options: ParseToolArgumentsOptions): Record<string, unknown> {
   const { raw } = options;
   if (raw.trim() === '') return {};
@@ -26,14 +30,15 @@ export function parseToolArguments(options: ParseToolArgumentsOptions): Record<s
   return parsed as Record<string, unknown>;
 }
 
-function invalidArguments(options: ParseToolArgumentsOptions, what: string, cause?: unknown): OpenAIAdapterError {
-  return new OpenAIAdapterError({
+function invalidArguments(options: ParseToolArgumentsOptions, what: string, cause?: unknown): AdapterError {
+  return new AdapterError({
     code: 'INVALID_TOOL_ARGUMENTS',
     message:
       `The arguments the model produced for tool '${options.toolName}' ${what}. ` +
       'Turn on strict mode (the default) so the API guarantees valid arguments, or retry the turn.',
+    provider: 'openai',
     toolName: options.toolName,
-    ...(options.callId ? { callId: options.callId } : {}),
-    ...(cause === undefined ? {} : { cause }),
+    callId: options.callId,
+    cause,
   });
 }

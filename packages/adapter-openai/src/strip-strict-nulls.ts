@@ -1,4 +1,4 @@
-import type { JsonSchemaObject } from '@toolhost/host';
+import type { JsonSchemaObject, ModelToolCall, ToolCallContext } from '@toolhost/contract';
 import { stripNullOptionals } from '@toolhost/schema-sanitizer';
 
 /**
@@ -15,4 +15,16 @@ import { stripNullOptionals } from '@toolhost/schema-sanitizer';
  */
 export function stripStrictNulls(value: Record<string, unknown>, schema: JsonSchemaObject): Record<string, unknown> {
   return stripNullOptionals(value, schema);
+}
+
+/**
+ * The calls with the `null`s strict mode forced removed from their arguments, using the input
+ * schema of each called tool as the host declared it (`context.tools`). A call to a tool the
+ * context does not know is returned as it is.
+ */
+export function stripStrictNullsFromCalls(calls: readonly ModelToolCall[], context: ToolCallContext): ModelToolCall[] {
+  return calls.map((call) => {
+    const schema = context.tools.get(call.name)?.inputSchema;
+    return schema ? { ...call, arguments: stripStrictNulls(call.arguments, schema) } : call;
+  });
 }

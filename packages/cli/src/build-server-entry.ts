@@ -27,18 +27,18 @@ export interface AddCommandInput {
 
 /**
  * Turns `mcp add` input into a server entry: stdio → `{ command, args, env }`, sse/http →
- * `{ url, type, headers }`, plus the shared fields. Throws `INVALID_ARGUMENT` for malformed values.
+ * `{ url, type, headers }`, plus the shared fields. Throws a `USAGE` `CliError` for malformed values.
  */
 export function buildServerEntry(input: AddCommandInput): McpServerConfig {
   const entry: McpServerConfig = {};
   if (input.transport === 'stdio') {
-    if (input.headers.length > 0) throw new CliError('INVALID_ARGUMENT', '--header is only used by sse and http servers; pass --transport sse or --transport http.');
+    if (input.headers.length > 0) throw new CliError({ code: 'USAGE', message: '--header is only used by sse and http servers; pass --transport sse or --transport http.' });
     entry.command = input.commandOrUrl;
     if (input.args.length > 0) entry.args = [...input.args];
     if (input.env.length > 0) entry.env = Object.fromEntries(input.env.map(parseEnvAssignment));
   } else {
-    if (input.args.length > 0) throw new CliError('INVALID_ARGUMENT', `Server arguments (${input.args.join(' ')}) are only used by stdio servers; a ${input.transport} server takes just a URL.`);
-    if (input.env.length > 0) throw new CliError('INVALID_ARGUMENT', '--env is only used by stdio servers; send values to a remote server with --header.');
+    if (input.args.length > 0) throw new CliError({ code: 'USAGE', message: `Server arguments (${input.args.join(' ')}) are only used by stdio servers; a ${input.transport} server takes just a URL.` });
+    if (input.env.length > 0) throw new CliError({ code: 'USAGE', message: '--env is only used by stdio servers; send values to a remote server with --header.' });
     entry.url = input.commandOrUrl;
     entry.type = input.transport;
     if (input.headers.length > 0) entry.headers = Object.fromEntries(input.headers.map(parseHeader));
@@ -57,7 +57,7 @@ export function buildServerEntry(input: AddCommandInput): McpServerConfig {
 export function parseEnvAssignment(text: string): [string, string] {
   const index = text.indexOf('=');
   const key = index < 0 ? '' : text.slice(0, index).trim();
-  if (key === '' || /\s/.test(key)) throw new CliError('INVALID_ARGUMENT', `--env "${text}" must look like KEY=value.`);
+  if (key === '' || /\s/.test(key)) throw new CliError({ code: 'USAGE', message: `--env "${text}" must look like KEY=value.` });
   return [key, text.slice(index + 1)];
 }
 
@@ -66,14 +66,14 @@ export function parseHeader(text: string): [string, string] {
   const index = text.indexOf(':');
   const name = index < 0 ? '' : text.slice(0, index).trim();
   const value = index < 0 ? '' : text.slice(index + 1).trim();
-  if (name === '' || value === '' || /\s/.test(name)) throw new CliError('INVALID_ARGUMENT', `--header "${text}" must look like "Name: value".`);
+  if (name === '' || value === '' || /\s/.test(name)) throw new CliError({ code: 'USAGE', message: `--header "${text}" must look like "Name: value".` });
   return [name, value];
 }
 
 function parseTimeout(text: string): number {
   const value = Number(text);
   if (!/^\d+$/.test(text.trim()) || !Number.isSafeInteger(value) || value <= 0) {
-    throw new CliError('INVALID_ARGUMENT', `--timeout "${text}" must be a whole number of milliseconds greater than 0.`);
+    throw new CliError({ code: 'USAGE', message: `--timeout "${text}" must be a whole number of milliseconds greater than 0.` });
   }
   return value;
 }

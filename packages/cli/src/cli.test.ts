@@ -243,17 +243,17 @@ describe('bad input fails with a code, exit code 1 and no change on disk', () =>
   });
 
   it('malformed flags', async () => {
-    await expectFailure(['mcp', 'add', 'c', 'node', '-e', 'NOVALUE'], 'INVALID_ARGUMENT');
-    await expectFailure(['mcp', 'add', 'c', 'node', '-e', '=x'], 'INVALID_ARGUMENT');
-    await expectFailure(['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'NoColon'], 'INVALID_ARGUMENT');
-    await expectFailure(['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'Empty:'], 'INVALID_ARGUMENT');
-    await expectFailure(['mcp', 'add', 'c', 'node', '-H', 'A: b'], 'INVALID_ARGUMENT');
-    await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', 'extra'], 'INVALID_ARGUMENT');
-    await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', '-e', 'A=b'], 'INVALID_ARGUMENT');
+    await expectFailure(['mcp', 'add', 'c', 'node', '-e', 'NOVALUE'], 'USAGE');
+    await expectFailure(['mcp', 'add', 'c', 'node', '-e', '=x'], 'USAGE');
+    await expectFailure(['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'NoColon'], 'USAGE');
+    await expectFailure(['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'Empty:'], 'USAGE');
+    await expectFailure(['mcp', 'add', 'c', 'node', '-H', 'A: b'], 'USAGE');
+    await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', 'extra'], 'USAGE');
+    await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', '-e', 'A=b'], 'USAGE');
   });
 
   it('bad timeouts and command-line usage', async () => {
-    for (const timeout of ['abc', '-5', '0', '1.5']) await expectFailure(['mcp', 'add', 'c', 'node', `--timeout=${timeout}`], 'INVALID_ARGUMENT');
+    for (const timeout of ['abc', '-5', '0', '1.5']) await expectFailure(['mcp', 'add', 'c', 'node', `--timeout=${timeout}`], 'USAGE');
     await expectFailure(['mcp', 'add', '-t', 'ws', 'c', 'node'], 'USAGE');
     await expectFailure(['mcp', 'add', '-s', 'system', 'c', 'node'], 'USAGE');
     await expectFailure(['mcp', 'add', 'only-a-name'], 'USAGE');

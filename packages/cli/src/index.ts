@@ -1,7 +1,8 @@
 // Public API of @toolhost/cli.
 export { runCli } from './run-cli.js';
 export type { CliIo } from './cli-io.js';
-export { CliError, CliErrorCode } from './cli-error.js';
+export { CliError } from './cli-error.js';
+export type { CliErrorCode, CliErrorOptions } from './cli-error.js';
 export { buildServerEntry, parseEnvAssignment, parseHeader } from './build-server-entry.js';
 export type { AddCommandInput } from './build-server-entry.js';
 export { collectServerStatuses, formatServerLine, formatServerRow, getConfiguredStatus, shortenReason, MAX_REASON_LENGTH } from './server-status.js';

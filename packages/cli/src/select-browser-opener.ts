@@ -15,5 +15,8 @@ export function selectBrowserOpener(env: Readonly<Record<string, string | undefi
   const value = env[TEST_BROWSER_VARIABLE];
   if (value === undefined || value === '') return (url) => openBrowserSafely(url);
   if (value === 'follow-redirects') return createRedirectFollowingOpener();
-  throw new CliError('INVALID_ENVIRONMENT', `${TEST_BROWSER_VARIABLE} is "${value}"; the only value it takes is "follow-redirects" (for tests). Unset it to use the browser.`);
+  throw new CliError({
+    code: 'INVALID_ENVIRONMENT',
+    message: `${TEST_BROWSER_VARIABLE} is "${value}"; the only value it takes is "follow-redirects" (for tests). Unset it to use the browser.`,
+  });
 }

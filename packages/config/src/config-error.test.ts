@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ToolhostError } from '@toolhost/contract';
 import { ConfigError } from './config-error.js';
 import { formatJsonPath, offsetToPosition } from './json-path.js';
 
@@ -8,7 +9,10 @@ describe('ConfigError', () => {
     expect(ConfigError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ name: 'ConfigError', code: 'FILE_MALFORMED', filePath: '/f', line: 2, column: 3 });
     expect((error.cause as Error).message).toBe('c');
-    expect(ConfigError.isInstance({ [Symbol.for('toolhost.config')]: true })).toBe(true);
+    expect(ConfigError.isInstance({ [Symbol.for('toolhost.error')]: 'config' })).toBe(true);
+    expect(ConfigError.isInstance({ [Symbol.for('toolhost.error')]: 'transport' })).toBe(false);
+    expect(ToolhostError.isInstance(error)).toBe(true);
+    expect(error.family).toBe('config');
     expect(ConfigError.isInstance(new Error('x'))).toBe(false);
     expect(ConfigError.isInstance(null)).toBe(false);
   });

@@ -7,8 +7,8 @@ export {
   DEFAULT_MCP_TIMEOUT_MS,
 } from './server-config-schema.js';
 export type { McpServerConfig, McpOAuthConfig, McpTransportType, AuthProviderType } from './server-config-schema.js';
-export { ConfigError, ConfigErrorCode } from './config-error.js';
-export type { ConfigErrorOptions } from './config-error.js';
+export { ConfigError } from './config-error.js';
+export type { ConfigErrorCode, ConfigErrorOptions } from './config-error.js';
 export { ConfigWarningCode } from './config-warning.js';
 export type { ConfigWarning } from './config-warning.js';
 export { expandEnvVars } from './expand-env-vars.js';

@@ -1,6 +1,6 @@
 import type { AllowList, PinnedDefinition, ServerApproval, ToolApproval } from './allow-list.js';
 import { toolKey } from './allow-list.js';
-import type { ConfirmationOutcome } from './confirmation-outcome.js';
+import type { ConfirmationOutcome } from '@toolhost/contract';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** Everything {@link applyConfirmationOutcome} needs to know about the call. */

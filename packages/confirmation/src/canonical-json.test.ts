@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, hashToolDefinition } from './index.js';
+import { canonicalJson } from './canonical-json.js';
+import { hashToolDefinition } from './tool-definition.js';
 
 describe('canonicalJson', () => {
   it('sorts keys at every level and matches JSON.stringify otherwise', () => {

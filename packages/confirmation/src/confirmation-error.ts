@@ -1,21 +1,16 @@
-const BRAND = Symbol.for('toolhost.confirmation');
+import { ToolhostError, type ErrorCode, type ToolhostErrorOptions } from '@toolhost/contract';
 
-/** Stable codes of {@link ConfirmationError}; match on these, never on message text. */
-export const ConfirmationErrorCode = {
-  /** The arguments do not match the tool's input schema; the server was not called. */
-  INVALID_ARGUMENTS: 'INVALID_ARGUMENTS',
-  /** The call needs confirmation but the host cannot ask (no `confirm` hook, or non-interactive). */
-  CONFIRMATION_REQUIRED: 'CONFIRMATION_REQUIRED',
-  /** The user declined (chose cancel, the dialog failed, or the request was aborted). */
-  CANCELLED: 'CANCELLED',
-  /** The host's policy denied the call. */
-  DENIED_BY_POLICY: 'DENIED_BY_POLICY',
-  /** The allow-list store could not be read or written. */
-  STORE_FAILED: 'STORE_FAILED',
-} as const;
+const CONFIRMATION_ERROR_CODES = [
+  'INVALID_TOOL_ARGUMENTS',
+  'CONFIRMATION_REQUIRED',
+  'TOOL_CALL_DENIED',
+  'DENIED_BY_POLICY',
+  'INVALID_CONFIRMATION_ANSWER',
+  'STORE_FAILED',
+] as const satisfies readonly ErrorCode[];
 
-/** One of the values of {@link ConfirmationErrorCode}. */
-export type ConfirmationErrorCode = (typeof ConfirmationErrorCode)[keyof typeof ConfirmationErrorCode];
+/** Codes of {@link ConfirmationError}. */
+export type ConfirmationErrorCode = (typeof CONFIRMATION_ERROR_CODES)[number];
 
 /** One problem found in a tool call's arguments. */
 export interface ArgumentIssue {
@@ -26,54 +21,40 @@ export interface ArgumentIssue {
 }
 
 /** Fields of a {@link ConfirmationError}. */
-export interface ConfirmationErrorOptions {
-  /** Stable code of the failure. */
-  code: ConfirmationErrorCode;
-  /** Server of the tool. */
-  serverName?: string;
+export interface ConfirmationErrorOptions extends ToolhostErrorOptions<ConfirmationErrorCode> {
   /** The tool's original name on its server. */
-  toolName?: string;
-  /** Problems in the arguments (`INVALID_ARGUMENTS`). */
-  issues?: readonly ArgumentIssue[];
+  readonly toolName?: string | undefined;
+  /** Problems in the arguments (`INVALID_TOOL_ARGUMENTS`). */
+  readonly issues?: readonly ArgumentIssue[] | undefined;
   /** The allow-list file involved (`STORE_FAILED`). */
-  filePath?: string;
-  /** The underlying error. */
-  cause?: unknown;
+  readonly filePath?: string | undefined;
 }
 
 /**
- * Base class of every error raised or returned by `@toolhost/confirmation`. Its `message` is
- * written so it can go back to the model (`INVALID_ARGUMENTS`) or to the user.
+ * An error of `@toolhost/confirmation`: a call that may not run (and why), or a store that
+ * failed. Its `message` is written so it can go back to the model (`INVALID_TOOL_ARGUMENTS`)
+ * or to the user.
  *
  * @example
- * if (ConfirmationError.isInstance(e) && e.code === 'INVALID_ARGUMENTS') sendToModel(e.message);
+ * ```ts
+ * if (ConfirmationError.isInstance(error) && error.code === 'INVALID_TOOL_ARGUMENTS') console.log(error.issues);
+ * ```
  */
-export class ConfirmationError extends Error {
-  private readonly [BRAND] = true;
-  /** Stable code of the failure. */
-  readonly code: ConfirmationErrorCode;
-  /** Server of the tool. */
-  readonly serverName: string | undefined;
+export class ConfirmationError extends ToolhostError<ConfirmationErrorCode> {
+  static override readonly family = 'confirmation';
+  static override readonly codes = CONFIRMATION_ERROR_CODES;
   /** The tool's original name on its server. */
   readonly toolName: string | undefined;
-  /** Problems in the arguments (`INVALID_ARGUMENTS`), else empty. */
+  /** Problems in the arguments (`INVALID_TOOL_ARGUMENTS`), else empty. */
   readonly issues: readonly ArgumentIssue[];
   /** The allow-list file involved (`STORE_FAILED`). */
   readonly filePath: string | undefined;
 
-  /** Create an error; `message` says what happened, to which tool, and what to do. */
-  constructor(message: string, options: ConfirmationErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'ConfirmationError';
-    this.code = options.code;
-    this.serverName = options.serverName;
+  /** Create an error; see {@link ConfirmationErrorOptions}. */
+  constructor(options: ConfirmationErrorOptions) {
+    super(options);
     this.toolName = options.toolName;
     this.issues = options.issues ?? [];
     this.filePath = options.filePath;
-  }
-
-  /** True for any `ConfirmationError`, even one from another copy of this package. */
-  static isInstance(error: unknown): error is ConfirmationError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
   }
 }

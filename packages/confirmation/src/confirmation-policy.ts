@@ -1,202 +1,259 @@
+import type { ConfirmationOutcome, ConfirmationRequest } from '@toolhost/contract';
 import type { AllowList } from './allow-list.js';
-import type { AllowListStore } from './allow-list-store.js';
-import { InMemoryAllowListStore } from './allow-list-store.js';
+import { InMemoryAllowListStore, type AllowListStore } from './allow-list-store.js';
 import { applyConfirmationOutcome, pinToolUnderServer, revokeApproval } from './apply-confirmation-outcome.js';
+import { resolveConfirmationAnswer } from './confirmation-answer.js';
 import { ConfirmationError } from './confirmation-error.js';
-import { CONFIRMATION_OUTCOMES, type ConfirmationOutcome, isConfirmationOutcome } from './confirmation-outcome.js';
-import type { ConfirmationRequest, ToolCallSubject } from './confirmation-request.js';
-import { formatArgumentsPreview } from './confirmation-request.js';
-import { diffToolDefinitions, formatToolDefinitionChanges } from './diff-tool-definitions.js';
-import { evaluateAllowList } from './evaluate-allow-list.js';
-import { hashToolDefinition } from './tool-definition.js';
-import { ToolArgumentValidator } from './validate-tool-arguments.js';
+import { buildConfirmationRequest, type ToolCallSubject } from './confirmation-request.js';
+import { diffToolDefinitions } from './diff-tool-definitions.js';
+import { evaluateAllowList, type AllowListVerdict } from './evaluate-allow-list.js';
+import { hashToolDefinition, type ToolDefinition } from './tool-definition.js';
 
-/** Asks the user; resolves with their choice. Rejecting counts as `cancel`. */
-export type ConfirmHandler = (request: ConfirmationRequest, options: { signal?: AbortSignal }) => Promise<ConfirmationOutcome>;
-
-/** A host's own rule, checked before the allow-lists: `deny` wins over everything, `allow` over the allow-lists; `ask` or `undefined` falls through. */
+/**
+ * A host's own rule, checked first: `deny` refuses whatever else allows the call, `allow` runs
+ * it without asking (unless `deny`), `ask` or `undefined` falls through to trust and the
+ * allow-lists. Use it for plan modes, read-only sessions, headless auto-allow.
+ */
 export type HostPolicy = (subject: ToolCallSubject) => 'allow' | 'deny' | 'ask' | undefined;
 
-/** Why a call may run without asking (or after asking). */
+/** Why a call may run. */
 export type AllowReason = 'trusted' | 'host-policy' | 'configured-allow-list' | 'allow-list-tool' | 'allow-list-server' | 'user';
 
-/** The answer of {@link ConfirmationPolicy.check}. */
-export type ConfirmationCheck =
-  | { readonly status: 'allowed'; readonly reason: AllowReason; readonly definitionHash: string }
+/** The user's answer, once applied. */
+export type AnswerDecision =
+  /** The call may run; "always" outcomes were recorded. */
+  | { readonly allowed: true; readonly outcome: ConfirmationOutcome }
+  /** The user declined (`TOOL_CALL_DENIED`). */
+  | { readonly allowed: false; readonly outcome: 'cancel'; readonly error: ConfirmationError };
+
+/** The decision on one call, before anyone is asked. */
+export type Authorization =
+  /** It may run without asking. */
+  | { readonly status: 'allowed'; readonly reason: AllowReason }
+  /**
+   * It may not run: `DENIED_BY_POLICY`, or `CONFIRMATION_REQUIRED` when it needs the user but the
+   * policy is not interactive (then `request` is what would have been asked).
+   */
   | { readonly status: 'denied'; readonly error: ConfirmationError; readonly request?: ConfirmationRequest }
-  | { readonly status: 'ask'; readonly request: ConfirmationRequest; readonly subject: ToolCallSubject };
+  /**
+   * The user must decide: show `request`, then pass the answer (an option id or option object) to
+   * `answer`, which records "always allow" choices.
+   *
+   * @throws ConfirmationError `INVALID_CONFIRMATION_ANSWER` (from `answer`) when the answer is not an offered option.
+   */
+  | {
+      readonly status: 'ask';
+      readonly request: ConfirmationRequest;
+      answer(answer: unknown): Promise<AnswerDecision>;
+    };
 
-/** The final answer for one call. */
-export type ConfirmationDecision =
-  | { readonly allowed: true; readonly reason: AllowReason; readonly outcome?: ConfirmationOutcome; readonly request?: ConfirmationRequest }
-  | { readonly allowed: false; readonly error: ConfirmationError; readonly outcome?: ConfirmationOutcome; readonly request?: ConfirmationRequest };
-
-/** Options of {@link ConfirmationPolicy}. */
+/** Options of {@link ConfirmationPolicy}; every one has a default. */
 export interface ConfirmationPolicyOptions {
   /** Where "always allow" decisions are kept. @default new InMemoryAllowListStore() */
-  store?: AllowListStore;
-  /** Asks the user. Without it (and without `interactive: true`) calls that need confirmation are denied. */
-  confirm?: ConfirmHandler;
-  /** Whether `check` may answer `ask` (the host will ask itself). @default confirm !== undefined */
-  interactive?: boolean;
-  /** A host rule checked before the allow-lists (plan modes, headless auto-allow...). */
-  hostPolicy?: HostPolicy;
+  readonly store?: AllowListStore;
+  /**
+   * Whether the host can ask the user; a function is read on every decision. When false, a call
+   * that needs confirmation is denied with `CONFIRMATION_REQUIRED`. @default true
+   */
+  readonly interactive?: boolean | (() => boolean);
+  /** A host rule checked first (see {@link HostPolicy}). */
+  readonly hostPolicy?: HostPolicy;
   /** Configured allow-list entries, `serverName` or `serverName.toolName`; not pinned (the user wrote them). */
-  allowList?: readonly string[];
-  /** Validate arguments against the input schema before anything else. @default true */
-  validateArguments?: boolean;
+  readonly allowList?: readonly string[];
   /** Clock for `approvedAt`. @default () => new Date() */
-  now?: () => Date;
+  readonly now?: () => Date;
 }
 
-function confirmationRequired(serverName: string, toolName: string): ConfirmationError {
-  const message =
-    `Tool '${toolName}' from MCP server '${serverName}' needs confirmation, but this host cannot ask (no confirm hook, or it is not interactive). ` +
-    `To allow it, set "trust": true on the '${serverName}' entry in mcpServers, add "${serverName}.${toolName}" (this tool) or "${serverName}" (every tool of the server) to the allow-list, or allow it through the host's policy.`;
-  return new ConfirmationError(message, { code: 'CONFIRMATION_REQUIRED', serverName, toolName });
+function confirmationRequired(subject: ToolCallSubject): ConfirmationError {
+  const { serverName } = subject;
+  const toolName = subject.tool.name;
+  return new ConfirmationError({
+    code: 'CONFIRMATION_REQUIRED',
+    serverName,
+    toolName,
+    message:
+      `Tool '${toolName}' from MCP server '${serverName}' needs confirmation, but this host cannot ask (it has no confirm hook). ` +
+      `To allow it, set "trust": true on the '${serverName}' entry in mcpServers, add "${serverName}.${toolName}" (this tool) or "${serverName}" (every tool of the server) to the allow-list, or allow it through the host's policy.`,
+  });
 }
 
 /**
- * Decides whether an MCP tool call may run, as the seeds describe, with approvals pinned to
- * the tool's definition. Order: invalid arguments → denied (the model gets the message);
- * host policy `deny` → denied; `trust: true` → allowed; host policy `allow` → allowed;
+ * Decides whether an MCP tool call may run, as Gemini CLI does, with "always allow" approvals
+ * pinned to the tool's whole definition (a changed definition asks again, showing what changed).
+ * Order: host policy `deny` → denied; `trust: true` → allowed; host policy `allow` → allowed;
  * configured allow-list → allowed; stored approval whose pin matches → allowed; otherwise the
- * user is asked (or, with no way to ask, denied with a message saying how to allow the tool).
- * Tool annotations such as `readOnlyHint` never allow anything.
+ * user is asked (or, when the host cannot ask, denied with a message saying how to allow the
+ * tool). Tool annotations such as `readOnlyHint` never allow anything.
+ *
+ * `authorize` answers synchronously whenever it can (trust, host policy, configured allow-list,
+ * and stored approvals once the store was read and the tool's definition hashed), so a
+ * pre-approved call costs no extra asynchronous step.
+ *
+ * @example
+ * ```ts
+ * const policy = new ConfirmationPolicy({ allowList: ['docs'] });
+ * const authorization = await policy.authorize(subject);
+ * if (authorization.status === 'ask') {
+ *   const decision = await authorization.answer(await ui.confirm(authorization.request, {}));
+ *   if (!decision.allowed) console.log(decision.error.message);
+ * }
+ * ```
  */
 export class ConfirmationPolicy {
-  private readonly store: AllowListStore;
-  private readonly options: ConfirmationPolicyOptions;
-  private readonly validator = new ToolArgumentValidator();
-  private readonly hashes = new WeakMap<object, Promise<string>>();
-  private loaded: Promise<AllowList> | undefined;
-  private writes: Promise<void> = Promise.resolve();
+  readonly #store: AllowListStore;
+  readonly #options: ConfirmationPolicyOptions;
+  readonly #configured: ReadonlySet<string>;
+  readonly #hashes = new WeakMap<object, string | Promise<string>>();
+  #allowList: AllowList | undefined;
+  #loading: Promise<AllowList> | undefined;
+  #writes: Promise<void> = Promise.resolve();
 
   /** Create a policy; every option has a default. */
   constructor(options: ConfirmationPolicyOptions = {}) {
-    this.options = options;
-    this.store = options.store ?? new InMemoryAllowListStore();
+    this.#options = options;
+    this.#store = options.store ?? new InMemoryAllowListStore();
+    this.#configured = new Set(options.allowList ?? []);
   }
 
   /** The current allow-list (read from the store once, then kept in memory). */
   getAllowList(): Promise<AllowList> {
-    this.loaded ??= this.store.read().catch((error: unknown) => {
-      this.loaded = undefined;
-      throw ConfirmationError.isInstance(error) ? error : new ConfirmationError(`Could not read the MCP allow-list: ${String(error)}`, { code: 'STORE_FAILED', cause: error });
-    });
-    return this.loaded;
-  }
-
-  private update(change: (allowList: AllowList) => AllowList): Promise<void> {
-    const run = this.writes.then(async () => {
-      const before = await this.getAllowList();
-      const after = change(before);
-      if (after === before) return;
-      this.loaded = Promise.resolve(after);
-      await this.store.write(after);
-    });
-    this.writes = run.catch(() => undefined);
-    return run;
-  }
-
-  /** Decide without asking: `allowed`, `denied`, or `ask` with the request to show. */
-  async check(subject: ToolCallSubject): Promise<ConfirmationCheck> {
-    const { serverName, tool } = subject;
-    const toolName = tool.name;
-    if (this.options.validateArguments !== false) {
-      const validation = this.validator.validate({ serverName, toolName, inputSchema: tool.inputSchema, arguments: subject.arguments });
-      if (!validation.valid) return { status: 'denied', error: validation.error };
-    }
-    let hash = this.hashes.get(tool);
-    if (hash === undefined) this.hashes.set(tool, (hash = hashToolDefinition(tool)));
-    const definitionHash = await hash;
-    const host = this.options.hostPolicy?.(subject);
-    if (host === 'deny') {
-      return { status: 'denied', error: new ConfirmationError(`The host's policy does not allow tool '${toolName}' from MCP server '${serverName}'.`, { code: 'DENIED_BY_POLICY', serverName, toolName }) };
-    }
-    if (subject.trust === true) return { status: 'allowed', reason: 'trusted', definitionHash };
-    if (host === 'allow') return { status: 'allowed', reason: 'host-policy', definitionHash };
-    const configured = this.options.allowList ?? [];
-    if (configured.includes(serverName) || configured.includes(`${serverName}.${toolName}`)) return { status: 'allowed', reason: 'configured-allow-list', definitionHash };
-
-    const verdict = evaluateAllowList(await this.getAllowList(), { serverName, toolName, definitionHash, serverIdentity: subject.serverIdentity });
-    if (verdict.status === 'approved') {
-      if (verdict.pinMissing) await this.update((list) => pinToolUnderServer(list, { serverName, toolName, definition: tool, definitionHash }));
-      return { status: 'allowed', reason: verdict.scope === 'tool' ? 'allow-list-tool' : 'allow-list-server', definitionHash };
-    }
-    const changes = verdict.status === 'definition-changed' ? diffToolDefinitions(verdict.previous.definition, tool) : [];
-    const request: ConfirmationRequest = {
-      serverName,
-      toolName,
-      registeredName: subject.registeredName ?? toolName,
-      arguments: subject.arguments,
-      argumentsPreview: formatArgumentsPreview(subject.arguments),
-      description: tool.description ?? '',
-      ...(tool.title !== undefined ? { title: tool.title } : {}),
-      ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
-      ...(tool.inputSchema !== undefined ? { inputSchema: tool.inputSchema } : {}),
-      options: CONFIRMATION_OUTCOMES,
-      definitionHash,
-      reason: verdict.status === 'not-listed' ? 'not-approved' : verdict.status,
-      changes,
-      changeSummary: formatToolDefinitionChanges(changes),
-      ...(verdict.status === 'server-changed' ? { previousServerIdentity: verdict.previousIdentity } : {}),
-    };
-    const interactive = this.options.interactive ?? this.options.confirm !== undefined;
-    if (!interactive) return { status: 'denied', error: confirmationRequired(serverName, toolName), request };
-    return { status: 'ask', request, subject };
-  }
-
-  /**
-   * Apply the user's answer to a request from `check`: record "always allow" choices, and
-   * return the decision. Anything other than a known outcome counts as `cancel`.
-   */
-  async resolve(check: Extract<ConfirmationCheck, { status: 'ask' }>, outcome: unknown): Promise<ConfirmationDecision> {
-    const { request, subject } = check;
-    if (!isConfirmationOutcome(outcome) || outcome === 'cancel') {
-      const error = new ConfirmationError(`The user declined to run tool '${request.toolName}' from MCP server '${request.serverName}'.`, { code: 'CANCELLED', serverName: request.serverName, toolName: request.toolName });
-      return { allowed: false, error, outcome: 'cancel', request };
-    }
-    await this.update((list) =>
-      applyConfirmationOutcome(list, outcome, {
-        serverName: request.serverName,
-        toolName: request.toolName,
-        definition: subject.tool,
-        definitionHash: request.definitionHash,
-        ...(subject.serverIdentity !== undefined ? { serverIdentity: subject.serverIdentity } : {}),
-        approvedAt: (this.options.now ?? (() => new Date()))().toISOString(),
-      }),
+    if (this.#allowList) return Promise.resolve(this.#allowList);
+    this.#loading ??= this.#store.read().then(
+      (allowList) => (this.#allowList = allowList),
+      (error: unknown) => {
+        this.#loading = undefined;
+        throw ConfirmationError.isInstance(error)
+          ? error
+          : new ConfirmationError({ code: 'STORE_FAILED', message: `Could not read the MCP allow-list: ${String(error)}`, cause: error });
+      },
     );
-    return { allowed: true, reason: 'user', outcome, request };
+    return this.#loading;
   }
 
-  /** `check`, then ask through `confirm` when needed, then `resolve`: the whole decision for one call. */
-  async authorize(subject: ToolCallSubject, options: { signal?: AbortSignal } = {}): Promise<ConfirmationDecision> {
-    const check = await this.check(subject);
-    if (check.status === 'allowed') return { allowed: true, reason: check.reason };
-    if (check.status === 'denied') return { allowed: false, error: check.error, ...(check.request ? { request: check.request } : {}) };
-    const confirm = this.options.confirm;
-    if (confirm === undefined) return { allowed: false, error: confirmationRequired(subject.serverName, subject.tool.name), request: check.request };
-    let outcome: unknown = 'cancel';
-    if (options.signal?.aborted !== true) {
-      try {
-        outcome = await confirm(check.request, options.signal ? { signal: options.signal } : {});
-      } catch {
-        outcome = 'cancel';
-      }
+  /** Decide on one call without asking; synchronous whenever the answer is known (see the class). */
+  authorize(subject: ToolCallSubject): Authorization | Promise<Authorization> {
+    const host = this.#options.hostPolicy?.(subject);
+    if (host === 'deny') {
+      const { serverName } = subject;
+      const toolName = subject.tool.name;
+      return {
+        status: 'denied',
+        error: new ConfirmationError({
+          code: 'DENIED_BY_POLICY',
+          serverName,
+          toolName,
+          message: `The host's policy does not allow tool '${toolName}' from MCP server '${serverName}'.`,
+        }),
+      };
     }
-    if (options.signal?.aborted === true) outcome = 'cancel';
-    return this.resolve(check, outcome);
+    if (subject.trust === true) return { status: 'allowed', reason: 'trusted' };
+    if (host === 'allow') return { status: 'allowed', reason: 'host-policy' };
+    if (this.#configured.has(subject.serverName) || this.#configured.has(`${subject.serverName}.${subject.tool.name}`)) {
+      return { status: 'allowed', reason: 'configured-allow-list' };
+    }
+    const hash = this.#hash(subject.tool);
+    if (typeof hash === 'string' && this.#allowList) return this.#decideStored(subject, this.#allowList, hash);
+    return Promise.all([hash, this.getAllowList()]).then(([definitionHash, allowList]) =>
+      this.#decideStored(subject, allowList, definitionHash),
+    );
   }
 
   /** Remove a stored approval: the whole server's, or one tool's. True when something was removed. */
-  async revoke(target: { serverName: string; toolName?: string }): Promise<boolean> {
+  async revoke(target: { readonly serverName: string; readonly toolName?: string }): Promise<boolean> {
     let removed = false;
-    await this.update((list) => {
+    await this.#update((list) => {
       const next = revokeApproval(list, target.serverName, target.toolName);
       removed = next !== list;
       return next;
     });
     return removed;
   }
+
+  #decideStored(subject: ToolCallSubject, allowList: AllowList, definitionHash: string): Authorization | Promise<Authorization> {
+    const { serverName, tool } = subject;
+    const verdict = evaluateAllowList(allowList, {
+      serverName,
+      toolName: tool.name,
+      definitionHash,
+      ...(subject.serverIdentity !== undefined ? { serverIdentity: subject.serverIdentity } : {}),
+    });
+    if (verdict.status === 'approved') {
+      const allowed: Authorization = { status: 'allowed', reason: verdict.scope === 'tool' ? 'allow-list-tool' : 'allow-list-server' };
+      if (!verdict.pinMissing) return allowed;
+      return this.#update((list) => pinToolUnderServer(list, { serverName, toolName: tool.name, definition: tool, definitionHash })).then(() => allowed);
+    }
+    const request = buildConfirmationRequest(subject, requestContext(verdict, tool));
+    const interactive = this.#options.interactive ?? true;
+    if (!(typeof interactive === 'function' ? interactive() : interactive)) {
+      return { status: 'denied', error: confirmationRequired(subject), request };
+    }
+    return { status: 'ask', request, answer: (answer) => this.#answer(subject, request, definitionHash, answer) };
+  }
+
+  async #answer(subject: ToolCallSubject, request: ConfirmationRequest, definitionHash: string, answer: unknown): Promise<AnswerDecision> {
+    const outcome = resolveConfirmationAnswer(request, answer);
+    const { serverName } = subject;
+    const toolName = subject.tool.name;
+    if (outcome === 'cancel') {
+      const error = new ConfirmationError({
+        code: 'TOOL_CALL_DENIED',
+        serverName,
+        toolName,
+        message: `The user declined to run tool '${toolName}' from MCP server '${serverName}'.`,
+      });
+      return { allowed: false, outcome, error };
+    }
+    if (outcome === 'proceed_always_tool' || outcome === 'proceed_always_server') {
+      const approvedAt = (this.#options.now ?? (() => new Date()))().toISOString();
+      await this.#update((list) =>
+        applyConfirmationOutcome(list, outcome, {
+          serverName,
+          toolName,
+          definition: subject.tool,
+          definitionHash,
+          ...(subject.serverIdentity !== undefined ? { serverIdentity: subject.serverIdentity } : {}),
+          approvedAt,
+        }),
+      );
+    }
+    return { allowed: true, outcome };
+  }
+
+  /** The definition's hash: the string once known, a promise the first time a definition is seen. */
+  #hash(tool: ToolDefinition): string | Promise<string> {
+    const known = this.#hashes.get(tool);
+    if (known !== undefined) return known;
+    const pending = hashToolDefinition(tool).then((hash) => {
+      this.#hashes.set(tool, hash);
+      return hash;
+    });
+    this.#hashes.set(tool, pending);
+    return pending;
+  }
+
+  #update(change: (allowList: AllowList) => AllowList): Promise<void> {
+    const run = this.#writes.then(async () => {
+      const before = await this.getAllowList();
+      const after = change(before);
+      if (after === before) return;
+      try {
+        await this.#store.write(after);
+      } catch (error) {
+        throw ConfirmationError.isInstance(error)
+          ? error
+          : new ConfirmationError({ code: 'STORE_FAILED', message: `Could not save the MCP allow-list: ${String(error)}`, cause: error });
+      }
+      this.#allowList = after;
+    });
+    this.#writes = run.catch(() => undefined);
+    return run;
+  }
+}
+
+function requestContext(verdict: Exclude<AllowListVerdict, { status: 'approved' }>, tool: ToolDefinition) {
+  if (verdict.status === 'definition-changed') {
+    return { reason: 'definition-changed' as const, changes: diffToolDefinitions(verdict.previous.definition, tool) };
+  }
+  if (verdict.status === 'server-changed') return { reason: 'server-changed' as const, previousServerIdentity: verdict.previousIdentity };
+  return { reason: 'not-approved' as const };
 }

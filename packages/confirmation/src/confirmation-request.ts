@@ -1,68 +1,31 @@
-import type { ConfirmationOutcome } from './confirmation-outcome.js';
-import type { ToolDefinitionChange } from './diff-tool-definitions.js';
+import {
+  CONFIRMATION_OPTIONS,
+  type ConfirmationReason,
+  type ConfirmationRequest,
+  type ToolDefinitionChange,
+} from '@toolhost/contract';
+import { formatToolDefinitionChanges } from './diff-tool-definitions.js';
 import type { ToolDefinition } from './tool-definition.js';
 
 /** One tool call to decide on. */
 export interface ToolCallSubject {
+  /** The call's id (carried into the {@link ConfirmationRequest}). */
+  readonly toolCallId: string;
   /** The server that provides the tool. */
   readonly serverName: string;
-  /** The name the model used (registered name); defaults to the tool's own name. */
-  readonly registeredName?: string;
+  /** The name the model used. */
+  readonly registeredName: string;
   /** The tool's definition as the server lists it now (its `name` is the original tool name). */
   readonly tool: ToolDefinition;
   /** The arguments the model produced. */
-  readonly arguments: unknown;
+  readonly arguments: Readonly<Record<string, unknown>>;
   /** The server entry's `trust: true`: no confirmation at all. */
   readonly trust?: boolean;
   /**
-   * Identity of the server (canonical URL, or command + args), so an approval does not carry
-   * over when the configuration behind a name changes. Optional; without it approvals are
-   * bound to the server name only.
+   * Identity of the server (URL, or command and arguments), so an approval does not carry over
+   * when the configuration behind a name changes. Without it approvals are bound to the name only.
    */
   readonly serverIdentity?: string;
-}
-
-/** Why the user is being asked. */
-export type ConfirmationReason =
-  /** No approval covers this tool. */
-  | 'not-approved'
-  /** The tool was approved, but its definition changed since (see `changes`). */
-  | 'definition-changed'
-  /** The tool or server was approved, but the server's identity changed since. */
-  | 'server-changed';
-
-/** What the user is asked before a tool runs; hand it to a dialog. */
-export interface ConfirmationRequest {
-  /** The server. */
-  readonly serverName: string;
-  /** The tool's original name on its server. */
-  readonly toolName: string;
-  /** The name the model used. */
-  readonly registeredName: string;
-  /** The arguments, exactly as the model produced them. */
-  readonly arguments: unknown;
-  /** The arguments as JSON, or `[Payload omitted due to length with parameters: a, b, ...]` past 500 characters. */
-  readonly argumentsPreview: string;
-  /** The tool's description, as the server gives it now. */
-  readonly description: string;
-  /** The tool's title, when it has one. */
-  readonly title?: string;
-  /** The tool's annotations (untrusted hints), when it has them. */
-  readonly annotations?: Readonly<Record<string, unknown>>;
-  /** The tool's input schema. */
-  readonly inputSchema?: Readonly<Record<string, unknown>>;
-  /** The choices to offer, in order. */
-  readonly options: readonly ConfirmationOutcome[];
-  /** The hash of the definition an approval would be pinned to. */
-  readonly definitionHash: string;
-  /** Why the user is asked. */
-  readonly reason: ConfirmationReason;
-  /** What changed since the previous approval (`definition-changed`), else empty. */
-  readonly changes: readonly ToolDefinitionChange[];
-  /** `changes` rendered as text for a dialog, else `''`. */
-  readonly changeSummary: string;
-  /** The server identity the previous approval was made for (`server-changed`). */
-  readonly previousServerIdentity?: string;
 }
 
 const PREVIEW_LIMIT = 500;
@@ -79,4 +42,40 @@ export function formatArgumentsPreview(args: unknown): string {
   const names = typeof args === 'object' && args !== null ? Object.keys(args) : [];
   const shown = names.slice(0, 5).join(', ');
   return `[Payload omitted due to length with parameters: ${shown}${names.length > 5 ? ', ...' : ''}]`;
+}
+
+/** Why the user is asked, and what changed since an earlier approval. */
+export interface ConfirmationContext {
+  /** Why the user is asked. */
+  readonly reason: ConfirmationReason;
+  /** What changed since the previous approval. @default [] */
+  readonly changes?: readonly ToolDefinitionChange[];
+  /** The server identity of the previous approval (`server-changed`). */
+  readonly previousServerIdentity?: string;
+}
+
+/** The {@link ConfirmationRequest} for one call: what a dialog shows and the options it offers. */
+export function buildConfirmationRequest(subject: ToolCallSubject, context: ConfirmationContext): ConfirmationRequest {
+  const { tool } = subject;
+  const changes = context.changes ?? [];
+  return {
+    toolCallId: subject.toolCallId,
+    title: 'Confirm MCP Tool Execution',
+    options: CONFIRMATION_OPTIONS,
+    mcpDetails: {
+      serverName: subject.serverName,
+      toolName: tool.name,
+      registeredName: subject.registeredName,
+      ...(typeof tool.title === 'string' ? { toolTitle: tool.title } : {}),
+      toolDescription: tool.description ?? '',
+      toolParameterSchema: tool.inputSchema ?? {},
+      ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
+    },
+    arguments: subject.arguments,
+    argumentsPreview: formatArgumentsPreview(subject.arguments),
+    reason: context.reason,
+    changes,
+    changeSummary: formatToolDefinitionChanges(changes),
+    ...(context.previousServerIdentity !== undefined ? { previousServerIdentity: context.previousServerIdentity } : {}),
+  };
 }

@@ -1,19 +1,7 @@
+import type { ToolDefinitionChange } from '@toolhost/contract';
 import { canonicalJson } from './canonical-json.js';
 import type { ToolDefinition } from './tool-definition.js';
 
-/** One field of a tool definition that changed since it was approved. */
-export interface ToolDefinitionChange {
-  /** The top-level field (`description`, `inputSchema`, `outputSchema`, `annotations`, `title`, ...). */
-  readonly field: string;
-  /** Whether the field appeared, disappeared or changed. */
-  readonly kind: 'added' | 'removed' | 'changed';
-  /** The old value: the text itself for strings, canonical JSON otherwise (cut at 2000 characters). */
-  readonly before?: string;
-  /** The new value, in the same form. */
-  readonly after?: string;
-  /** Finer changes, one sentence each (`added property 'force'`, `readOnlyHint: true → false`). */
-  readonly details: readonly string[];
-}
 
 const ORDER = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta'];
 const LIMIT = 2000;

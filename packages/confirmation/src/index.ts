@@ -1,23 +1,21 @@
 // Public API of @toolhost/confirmation (runtime-neutral; the JSON file store is on `@toolhost/confirmation/node`).
-export { ConfirmationOutcome, CONFIRMATION_OUTCOMES, isConfirmationOutcome } from './confirmation-outcome.js';
 export { ConfirmationPolicy } from './confirmation-policy.js';
-export type { AllowReason, ConfirmationCheck, ConfirmationDecision, ConfirmationPolicyOptions, ConfirmHandler, HostPolicy } from './confirmation-policy.js';
-export { formatArgumentsPreview } from './confirmation-request.js';
-export type { ConfirmationReason, ConfirmationRequest, ToolCallSubject } from './confirmation-request.js';
-export { ConfirmationError, ConfirmationErrorCode } from './confirmation-error.js';
-export type { ArgumentIssue, ConfirmationErrorOptions } from './confirmation-error.js';
-export { emptyAllowList, fromAllowListDocument, toAllowListDocument, toolKey } from './allow-list.js';
+export type { AllowReason, AnswerDecision, Authorization, ConfirmationPolicyOptions, HostPolicy } from './confirmation-policy.js';
+export { buildConfirmationRequest, formatArgumentsPreview } from './confirmation-request.js';
+export type { ConfirmationContext, ToolCallSubject } from './confirmation-request.js';
+export { resolveConfirmationAnswer } from './confirmation-answer.js';
+export { isConfirmationOutcome } from './confirmation-outcome.js';
+export { ConfirmationError } from './confirmation-error.js';
+export type { ArgumentIssue, ConfirmationErrorCode, ConfirmationErrorOptions } from './confirmation-error.js';
+export { emptyAllowList, fromAllowListDocument, toAllowListDocument } from './allow-list.js';
 export type { AllowList, AllowListDocument, PinnedDefinition, ServerApproval, ToolApproval } from './allow-list.js';
 export { InMemoryAllowListStore } from './allow-list-store.js';
 export type { AllowListStore } from './allow-list-store.js';
-export { evaluateAllowList } from './evaluate-allow-list.js';
-export type { AllowListQuery, AllowListVerdict } from './evaluate-allow-list.js';
-export { applyConfirmationOutcome, pinToolUnderServer, revokeApproval } from './apply-confirmation-outcome.js';
-export type { OutcomeTarget } from './apply-confirmation-outcome.js';
 export { hashToolDefinition } from './tool-definition.js';
 export type { ToolDefinition } from './tool-definition.js';
-export { canonicalJson } from './canonical-json.js';
 export { diffToolDefinitions, formatToolDefinitionChanges } from './diff-tool-definitions.js';
-export type { ToolDefinitionChange } from './diff-tool-definitions.js';
 export { ToolArgumentValidator, validateToolArguments } from './validate-tool-arguments.js';
 export type { ArgumentValidationResult, ValidateToolArgumentsOptions } from './validate-tool-arguments.js';
+// The shared shapes from @toolhost/contract, for users of this package on its own.
+export { CONFIRMATION_OPTIONS, ConfirmationOutcome } from '@toolhost/contract';
+export type { ConfirmationAnswer, ConfirmationOption, ConfirmationRequest, ToolDefinitionChange } from '@toolhost/contract';

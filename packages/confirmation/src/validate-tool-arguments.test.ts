@@ -19,7 +19,7 @@ describe('validateToolArguments', () => {
     const result = run({ count: 0, state: 'merged', when: 'yesterday', extra: 1 });
     expect(result.valid).toBe(false);
     if (result.valid) return;
-    expect(result.error.code).toBe('INVALID_ARGUMENTS');
+    expect(result.error.code).toBe('INVALID_TOOL_ARGUMENTS');
     expect(result.error.serverName).toBe('github');
     expect(result.error.toolName).toBe('list_issues');
     expect(result.error.issues.map((i) => i.path).sort()).toEqual(['', '', '/count', '/state', '/when']);

@@ -96,7 +96,7 @@ export class ToolArgumentValidator {
     }
     const list = issues.map((issue) => `params${issue.path} ${issue.message}`).join('; ');
     const message = `Invalid arguments for tool '${options.toolName}' (MCP server '${options.serverName}'): ${list}. The tool was not called; fix the arguments and call it again.`;
-    return { valid: false, error: new ConfirmationError(message, { code: 'INVALID_ARGUMENTS', serverName: options.serverName, toolName: options.toolName, issues }) };
+    return { valid: false, error: new ConfirmationError({ code: 'INVALID_TOOL_ARGUMENTS', message, serverName: options.serverName, toolName: options.toolName, issues }) };
   }
 }
 

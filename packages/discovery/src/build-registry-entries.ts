@@ -1,3 +1,4 @@
+import type { ToolNamePolicy } from '@toolhost/contract';
 import { assignToolNames } from '@toolhost/schema-sanitizer';
 import type { ServerOfferings } from './discover-server.js';
 import type {
@@ -27,22 +28,27 @@ export interface RegistryEntries {
   resourceTemplates: RegisteredResourceTemplate[];
 }
 
+/** How tools are named: names the host keeps for itself, and the vendor's naming policy. */
+export interface NamingOptions {
+  /** Names MCP tools never get. */
+  readonly reservedNames?: Iterable<string> | undefined;
+  /** The vendor's naming policy. @default DEFAULT_TOOL_NAME_POLICY */
+  readonly policy?: ToolNamePolicy | undefined;
+}
+
 /**
  * Build the content of every registry from the connected servers, in settings order, so the
  * names never depend on which server answered first. Names come from `assignToolNames`
  * (first server keeps the bare name, later ones `server__name`, then a stable hash).
  */
-export function buildRegistryEntries(
-  servers: readonly ConnectedOfferings[],
-  options: { reservedNames?: Iterable<string> | undefined } = {},
-): RegistryEntries {
+export function buildRegistryEntries(servers: readonly ConnectedOfferings[], options: NamingOptions = {}): RegistryEntries {
   const entries: RegistryEntries = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
   const tools = servers.flatMap(({ serverName, offerings }) =>
     uniqueByName(offerings.tools).map((tool) => ({ serverName, tool })),
   );
   const toolNames = assignToolNames(
     tools.map(({ serverName, tool }) => ({ serverName, toolName: tool.name })),
-    { reservedNames: options.reservedNames ?? [] },
+    { reservedNames: options.reservedNames ?? [], ...(options.policy ? { policy: options.policy } : {}) },
   ).names;
   tools.forEach(({ serverName, tool }, index) => {
     const registeredName = toolNames[index]?.registeredName ?? tool.name;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { DiscoveryErrorCode } from './discovery-error.js';
 import { McpServerStatus } from './server-status.js';
 import { closingManagers, everythingServer, firstText, stdioFixture } from './test-support.js';
 
@@ -26,7 +25,7 @@ describe('discovery of every page', () => {
     });
     const [snapshot] = await manager.discoverAll();
     expect(snapshot?.status).toBe(McpServerStatus.DISCONNECTED);
-    expect(snapshot?.lastError?.code).toBe(DiscoveryErrorCode.PAGINATION_CURSOR_REPEATED);
+    expect(snapshot?.lastError?.code).toBe('PAGINATION_CURSOR_REPEATED');
     expect(snapshot?.lastError?.message).toContain("'stuck'");
   });
 
@@ -37,7 +36,7 @@ describe('discovery of every page', () => {
     });
     const [snapshot] = await manager.discoverAll();
     expect(snapshot?.status).toBe(McpServerStatus.DISCONNECTED);
-    expect(snapshot?.lastError?.code).toBe(DiscoveryErrorCode.PAGINATION_LIMIT_EXCEEDED);
+    expect(snapshot?.lastError?.code).toBe('PAGINATION_LIMIT_EXCEEDED');
   });
 
   it('discovers @modelcontextprotocol/server-everything over stdio and calls its echo tool', async () => {

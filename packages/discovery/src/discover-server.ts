@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
 import { listAllPages, type ListPage } from './list-all-pages.js';
 
@@ -52,16 +52,14 @@ async function readList<T>(
     if (DiscoveryError.isInstance(error)) throw error;
     const mcpCode = error instanceof McpError ? error.code : undefined;
     const timedOut = mcpCode === ErrorCode.RequestTimeout;
-    throw new DiscoveryError(
-      `MCP server '${options.serverName}' failed to answer ${method}: ${error instanceof Error ? error.message : String(error)}`,
-      {
-        code: timedOut ? DiscoveryErrorCode.DISCOVERY_TIMEOUT : DiscoveryErrorCode.LIST_FAILED,
-        serverName: options.serverName,
-        method,
-        mcpCode,
-        cause: error,
-      },
-    );
+    throw new DiscoveryError({
+      code: timedOut ? 'DISCOVERY_TIMEOUT' : 'LIST_FAILED',
+      message: `MCP server '${options.serverName}' failed to answer ${method}: ${error instanceof Error ? error.message : String(error)}`,
+      serverName: options.serverName,
+      method,
+      mcpCode,
+      cause: error,
+    });
   }
 }
 

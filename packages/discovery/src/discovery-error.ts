@@ -1,80 +1,77 @@
-const BRAND = Symbol.for('toolhost.discovery');
+import { ToolhostError, type ErrorCode, type ToolhostErrorOptions } from '@toolhost/contract';
 
-/** Stable codes of {@link DiscoveryError}; match on these, never on message text. */
-export const DiscoveryErrorCode = {
-  /** The server could not be reached or the MCP handshake failed. */
-  CONNECT_FAILED: 'CONNECT_FAILED',
-  /** Connecting and discovering took longer than the server's timeout. */
-  DISCOVERY_TIMEOUT: 'DISCOVERY_TIMEOUT',
-  /** A list request failed with an error other than MethodNotFound. */
-  LIST_FAILED: 'LIST_FAILED',
-  /** A list response repeated a cursor it had already returned. */
-  PAGINATION_CURSOR_REPEATED: 'PAGINATION_CURSOR_REPEATED',
-  /** A list kept returning pages past the `maxPages` limit. */
-  PAGINATION_LIMIT_EXCEEDED: 'PAGINATION_LIMIT_EXCEEDED',
-  /** The server offers no tools, prompts or resources, so it was disconnected. */
-  NOTHING_OFFERED: 'NOTHING_OFFERED',
-  /** The connection to a connected server closed (the process exited, the HTTP server went away). */
-  CONNECTION_CLOSED: 'CONNECTION_CLOSED',
-  /** No server with this name is configured. */
-  SERVER_NOT_FOUND: 'SERVER_NOT_FOUND',
-  /** The server is configured but not connected right now. */
-  SERVER_NOT_CONNECTED: 'SERVER_NOT_CONNECTED',
-  /** No tool is registered under this name. */
-  TOOL_NOT_FOUND: 'TOOL_NOT_FOUND',
-  /** No prompt is registered under this name. */
-  PROMPT_NOT_FOUND: 'PROMPT_NOT_FOUND',
-  /** No connected server lists this resource. */
-  RESOURCE_NOT_FOUND: 'RESOURCE_NOT_FOUND',
-  /** A request to the server did not answer in time. */
-  REQUEST_TIMEOUT: 'REQUEST_TIMEOUT',
-  /** The caller aborted the request. */
-  REQUEST_CANCELLED: 'REQUEST_CANCELLED',
-  /** The server answered a request with an error. */
-  REQUEST_FAILED: 'REQUEST_FAILED',
-  /** Two servers were configured with the same name. */
-  DUPLICATE_SERVER_NAME: 'DUPLICATE_SERVER_NAME',
-  /** The server is blocked by a policy (allow or exclude list) and was not started. */
-  SERVER_BLOCKED: 'SERVER_BLOCKED',
-  /** The server is disabled and was not started. */
-  SERVER_DISABLED: 'SERVER_DISABLED',
-  /** Reconnecting a server that went away failed `maxAttempts` times in a row. */
-  RECONNECT_GAVE_UP: 'RECONNECT_GAVE_UP',
-  /** The manager was closed; it cannot be used again. */
-  MANAGER_CLOSED: 'MANAGER_CLOSED',
-} as const;
+const DISCOVERY_ERROR_CODES = [
+  'CONNECT_FAILED',
+  'DISCOVERY_TIMEOUT',
+  'LIST_FAILED',
+  'PAGINATION_CURSOR_REPEATED',
+  'PAGINATION_LIMIT_EXCEEDED',
+  'NOTHING_OFFERED',
+  'CONNECTION_CLOSED',
+  'SERVER_NOT_FOUND',
+  'SERVER_NOT_CONNECTED',
+  'TOOL_NOT_FOUND',
+  'PROMPT_NOT_FOUND',
+  'RESOURCE_NOT_FOUND',
+  'REQUEST_TIMEOUT',
+  'CANCELLED',
+  'REQUEST_FAILED',
+  'DUPLICATE_SERVER_NAME',
+  'SERVER_BLOCKED',
+  'SERVER_DISABLED',
+  'RECONNECT_GAVE_UP',
+  'CLOSED',
+] as const satisfies readonly ErrorCode[];
 
-/** One of the values of {@link DiscoveryErrorCode}. */
-export type DiscoveryErrorCode = (typeof DiscoveryErrorCode)[keyof typeof DiscoveryErrorCode];
+/**
+ * Stable codes of {@link DiscoveryError} (each explained in the contract's `ERROR_CODES`); match
+ * on these, never on message text:
+ * - `CONNECT_FAILED`: the server could not be reached or the MCP handshake failed.
+ * - `DISCOVERY_TIMEOUT`: connecting and discovering took longer than the server's timeout.
+ * - `LIST_FAILED`: a list request failed with an error other than MethodNotFound.
+ * - `PAGINATION_CURSOR_REPEATED`: a list response repeated a cursor it had already returned.
+ * - `PAGINATION_LIMIT_EXCEEDED`: a list kept returning pages past the `maxPages` limit.
+ * - `NOTHING_OFFERED`: the server offers no tools, prompts or resources, so it was disconnected.
+ * - `CONNECTION_CLOSED`: the connection to a connected server closed (the process exited, the HTTP server went away).
+ * - `SERVER_NOT_FOUND`: no server with this name is configured.
+ * - `SERVER_NOT_CONNECTED`: the server is configured but not connected right now.
+ * - `TOOL_NOT_FOUND`: no tool is registered under this name.
+ * - `PROMPT_NOT_FOUND`: no prompt is registered under this name.
+ * - `RESOURCE_NOT_FOUND`: no connected server lists this resource.
+ * - `REQUEST_TIMEOUT`: a request to the server did not answer in time.
+ * - `CANCELLED`: the caller aborted the request.
+ * - `REQUEST_FAILED`: the server answered a request with an error.
+ * - `DUPLICATE_SERVER_NAME`: two servers were configured with the same name.
+ * - `SERVER_BLOCKED`: the server is blocked by a policy (allow or exclude list) and was not started.
+ * - `SERVER_DISABLED`: the server is disabled and was not started.
+ * - `RECONNECT_GAVE_UP`: reconnecting a server that went away failed `maxAttempts` times in a row.
+ * - `CLOSED`: the manager was closed; it cannot be used again.
+ */
+export type DiscoveryErrorCode = (typeof DISCOVERY_ERROR_CODES)[number];
 
-/** Fields of a {@link DiscoveryError}. */
-export interface DiscoveryErrorOptions {
-  /** Stable code of the failure. */
-  code: DiscoveryErrorCode;
-  /** Server the failure belongs to. */
-  serverName?: string;
+/** Fields of a {@link DiscoveryError}: the common `code`, `message`, `serverName`, `cause`, plus what the request was about. */
+export interface DiscoveryErrorOptions extends ToolhostErrorOptions<DiscoveryErrorCode> {
   /** Registered or original name of the tool or prompt involved. */
-  toolName?: string;
+  readonly toolName?: string | undefined;
   /** The MCP list method involved (`tools/list`...). */
-  method?: string;
+  readonly method?: string | undefined;
   /** JSON-RPC error code returned by the server, when there was one. */
-  mcpCode?: number;
-  /** The underlying error. */
-  cause?: unknown;
+  readonly mcpCode?: number | undefined;
 }
 
 /**
- * Base class of every error raised by `@toolhost/discovery`.
+ * The error of `@toolhost/discovery` (family `discovery`).
  *
  * @example
+ * ```ts
  * if (DiscoveryError.isInstance(e) && e.code === 'CONNECTION_CLOSED') retryLater(e.serverName);
+ * ```
  */
-export class DiscoveryError extends Error {
-  private readonly [BRAND] = true;
-  /** Stable code of the failure. */
-  readonly code: DiscoveryErrorCode;
-  /** Server the failure belongs to. */
-  readonly serverName: string | undefined;
+export class DiscoveryError extends ToolhostError<DiscoveryErrorCode> {
+  /** The family of these errors: `discovery`. */
+  static override readonly family = 'discovery';
+  /** The codes a `DiscoveryError` can carry. */
+  static override readonly codes = DISCOVERY_ERROR_CODES;
   /** Registered or original name of the tool or prompt involved. */
   readonly toolName: string | undefined;
   /** The MCP list method involved. */
@@ -83,18 +80,10 @@ export class DiscoveryError extends Error {
   readonly mcpCode: number | undefined;
 
   /** Create an error; `message` says what happened, to which server, and what to do. */
-  constructor(message: string, options: DiscoveryErrorOptions) {
-    super(message, options.cause === undefined ? undefined : { cause: options.cause });
-    this.name = 'DiscoveryError';
-    this.code = options.code;
-    this.serverName = options.serverName;
+  constructor(options: DiscoveryErrorOptions) {
+    super(options);
     this.toolName = options.toolName;
     this.method = options.method;
     this.mcpCode = options.mcpCode;
-  }
-
-  /** True for any `DiscoveryError`, even one from another copy of this package. */
-  static isInstance(error: unknown): error is DiscoveryError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
   }
 }

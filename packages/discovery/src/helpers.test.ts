@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CoalescedRunner } from './coalesced-runner.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import { isToolEnabled } from './is-tool-enabled.js';
 import { listAllPages } from './list-all-pages.js';
 import { reconnectDelay, resolveReconnectOptions } from './reconnect-delay.js';
@@ -43,7 +43,7 @@ describe('listAllPages', () => {
       fetchPage: async (cursor) => ({ items: [cursor], nextCursor: next[cursor ?? 'start'] }),
     }).catch((caught: unknown) => caught);
     expect(DiscoveryError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: DiscoveryErrorCode.PAGINATION_CURSOR_REPEATED, method: 'prompts/list' });
+    expect(error).toMatchObject({ code: 'PAGINATION_CURSOR_REPEATED', method: 'prompts/list' });
   });
 });
 
@@ -138,10 +138,11 @@ describe('TypedEmitter and DiscoveryError', () => {
   });
 
   it('recognises errors by brand, not by class identity', () => {
-    const error = new DiscoveryError('x', { code: DiscoveryErrorCode.LIST_FAILED, serverName: 's' });
+    const error = new DiscoveryError({ code: 'LIST_FAILED', message: 'x', serverName: 's' });
     expect(DiscoveryError.isInstance(error)).toBe(true);
     // An error from another copy of the package carries the same global brand.
-    expect(DiscoveryError.isInstance(Object.assign(new Error('y'), { [Symbol.for('toolhost.discovery')]: true }))).toBe(true);
+    expect(DiscoveryError.isInstance(Object.assign(new Error('y'), { [Symbol.for('toolhost.error')]: 'discovery' }))).toBe(true);
+    expect(DiscoveryError.isInstance(Object.assign(new Error('y'), { [Symbol.for('toolhost.error')]: 'transport' }))).toBe(false);
     expect(DiscoveryError.isInstance({ code: 'LIST_FAILED' })).toBe(false);
     expect(DiscoveryError.isInstance(new Error('x'))).toBe(false);
     expect(error).toMatchObject({ name: 'DiscoveryError', code: 'LIST_FAILED', serverName: 's' });

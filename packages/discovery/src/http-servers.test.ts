@@ -1,6 +1,5 @@
 import { startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DiscoveryErrorCode } from './discovery-error.js';
 import type { McpServerManagerOptions } from './manager-types.js';
 import { McpServerManager } from './mcp-server-manager.js';
 import { McpServerStatus } from './server-status.js';
@@ -62,11 +61,11 @@ describe('remote servers on loopback', () => {
 
     const started = Date.now();
     await expect(manager.callTool('crash', {})).rejects.toMatchObject({
-      code: DiscoveryErrorCode.CONNECTION_CLOSED,
+      code: 'CONNECTION_CLOSED',
       serverName: 'remote',
     });
     expect(Date.now() - started).toBeLessThan(8000);
-    expect((await disconnected).error?.code).toBe(DiscoveryErrorCode.CONNECTION_CLOSED);
+    expect((await disconnected).error?.code).toBe('CONNECTION_CLOSED');
 
     const reconnected = nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED);
     await remote.start();

@@ -1,7 +1,7 @@
 // Public API of @toolhost/discovery.
 export { McpServerStatus, DiscoveryState } from './server-status.js';
-export { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
-export type { DiscoveryErrorOptions } from './discovery-error.js';
+export { DiscoveryError } from './discovery-error.js';
+export type { DiscoveryErrorCode, DiscoveryErrorOptions } from './discovery-error.js';
 export { McpServerManager, DEFAULT_CLIENT_INFO } from './mcp-server-manager.js';
 export type {
   McpServerManagerOptions,

@@ -1,4 +1,4 @@
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 
 /** Default limit of pages read from one list request. */
 export const DEFAULT_MAX_PAGES = 100;
@@ -38,18 +38,22 @@ export async function listAllPages<T>(options: ListAllPagesOptions<T>): Promise<
     // End of list is keyed on presence: '' is a valid opaque cursor.
     if (result.nextCursor === undefined || result.nextCursor === null) return items;
     if (seen.has(result.nextCursor)) {
-      throw new DiscoveryError(
-        `MCP server '${options.serverName}' returned the cursor ${JSON.stringify(result.nextCursor)} twice for ${options.method}; ` +
+      throw new DiscoveryError({
+        code: 'PAGINATION_CURSOR_REPEATED',
+        message: `MCP server '${options.serverName}' returned the cursor ${JSON.stringify(result.nextCursor)} twice for ${options.method}; ` +
           'stopped reading instead of looping. The server has a pagination bug; report it to its maintainer.',
-        { code: DiscoveryErrorCode.PAGINATION_CURSOR_REPEATED, serverName: options.serverName, method: options.method },
-      );
+        serverName: options.serverName,
+        method: options.method,
+      });
     }
     if (page >= maxPages) {
-      throw new DiscoveryError(
-        `MCP server '${options.serverName}' returned more than ${maxPages} pages for ${options.method}; ` +
+      throw new DiscoveryError({
+        code: 'PAGINATION_LIMIT_EXCEEDED',
+        message: `MCP server '${options.serverName}' returned more than ${maxPages} pages for ${options.method}; ` +
           'stopped reading. Raise the maxPages option if the server really has that many.',
-        { code: DiscoveryErrorCode.PAGINATION_LIMIT_EXCEEDED, serverName: options.serverName, method: options.method },
-      );
+        serverName: options.serverName,
+        method: options.method,
+      });
     }
     seen.add(result.nextCursor);
     cursor = result.nextCursor;

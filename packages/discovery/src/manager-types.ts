@@ -8,6 +8,7 @@ import type {
   Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '@toolhost/config';
+import type { ToolNamePolicy } from '@toolhost/contract';
 import type { TransportOptions } from './connect-client.js';
 import type { DiscoveryError } from './discovery-error.js';
 import type { ReconnectOptions } from './reconnect-delay.js';
@@ -170,6 +171,11 @@ export interface McpServerManagerOptions {
   reconnect?: ReconnectOptions;
   /** Names the host already uses (built-in tools); MCP tools are never registered under them. */
   reservedToolNames?: Iterable<string>;
+  /**
+   * The tool names the model vendor accepts (the model adapter's `toolNames`): every tool is
+   * registered under a name valid under it. @default DEFAULT_TOOL_NAME_POLICY of `@toolhost/contract`
+   */
+  toolNamePolicy?: ToolNamePolicy;
   /** Page limit of each list request. @default 100 */
   maxPages?: number;
   /** Trailing delay that merges a burst of `list_changed` notifications into one refresh. @default 50 */

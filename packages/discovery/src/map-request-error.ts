@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 
 /** What a failed request was about. */
 export interface RequestSubject {
@@ -21,38 +21,36 @@ export function mapRequestError(error: unknown, subject: RequestSubject): Discov
   const { serverName, description, toolName } = subject;
   const base = { serverName, toolName, cause: error };
   if (subject.signal?.aborted) {
-    return new DiscoveryError(`The request for ${description} of MCP server '${serverName}' was cancelled.`, {
-      ...base,
-      code: DiscoveryErrorCode.REQUEST_CANCELLED,
-    });
+    return new DiscoveryError({ code: 'CANCELLED', message: `The request for ${description} of MCP server '${serverName}' was cancelled.`, ...base });
   }
   if (error instanceof McpError) {
     const mcpCode = error.code;
     if (mcpCode === ErrorCode.ConnectionClosed) {
       return (
         subject.lostError ??
-        new DiscoveryError(`MCP server '${serverName}' closed the connection during the request for ${description}.`, {
+        new DiscoveryError({
+          code: 'CONNECTION_CLOSED',
+          message: `MCP server '${serverName}' closed the connection during the request for ${description}.`,
           ...base,
           mcpCode,
-          code: DiscoveryErrorCode.CONNECTION_CLOSED,
         })
       );
     }
     if (mcpCode === ErrorCode.RequestTimeout) {
-      return new DiscoveryError(
-        `MCP server '${serverName}' did not answer the request for ${description} in time; raise the entry's timeout if it needs longer.`,
-        { ...base, mcpCode, code: DiscoveryErrorCode.REQUEST_TIMEOUT },
-      );
+      return new DiscoveryError({
+        code: 'REQUEST_TIMEOUT',
+        message: `MCP server '${serverName}' did not answer the request for ${description} in time; raise the entry's timeout if it needs longer.`,
+        ...base,
+        mcpCode,
+      });
     }
-    return new DiscoveryError(`The request for ${description} of MCP server '${serverName}' failed: ${error.message}`, {
+    return new DiscoveryError({
+      code: 'REQUEST_FAILED',
+      message: `The request for ${description} of MCP server '${serverName}' failed: ${error.message}`,
       ...base,
       mcpCode,
-      code: DiscoveryErrorCode.REQUEST_FAILED,
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new DiscoveryError(`The request for ${description} of MCP server '${serverName}' failed: ${message}`, {
-    ...base,
-    code: DiscoveryErrorCode.REQUEST_FAILED,
-  });
+  return new DiscoveryError({ code: 'REQUEST_FAILED', message: `The request for ${description} of MCP server '${serverName}' failed: ${message}`, ...base });
 }

@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { describe, expect, it } from 'vitest';
-import { DiscoveryErrorCode } from './discovery-error.js';
 import { McpServerManager } from './mcp-server-manager.js';
 import { DiscoveryState, McpServerStatus } from './server-status.js';
 import { closingManagers, firstText, isAlive, stdioFixture } from './test-support.js';
@@ -60,10 +59,10 @@ describe('McpServerManager discovery', () => {
     expect(Date.now() - started).toBeLessThan(4000);
     expect(byName.good?.status).toBe(McpServerStatus.CONNECTED);
     expect(byName.missing?.status).toBe(McpServerStatus.DISCONNECTED);
-    expect(byName.missing?.lastError?.code).toBe(DiscoveryErrorCode.CONNECT_FAILED);
+    expect(byName.missing?.lastError?.code).toBe('CONNECT_FAILED');
     expect(byName.missing?.lastError?.message).toContain("'missing'");
     expect(byName.late?.status).toBe(McpServerStatus.DISCONNECTED);
-    expect(byName.late?.lastError?.code).toBe(DiscoveryErrorCode.DISCOVERY_TIMEOUT);
+    expect(byName.late?.lastError?.code).toBe('DISCOVERY_TIMEOUT');
     expect(byName.blocked?.status).toBe(McpServerStatus.BLOCKED);
     expect(byName.blocked?.lastError).toMatchObject({ code: 'SERVER_BLOCKED' });
     expect(byName.blocked?.lastError?.message).toContain('not in mcp.allowed');
@@ -98,7 +97,7 @@ describe('McpServerManager discovery', () => {
     const snapshots = await manager.discoverAll();
     for (const snapshot of snapshots) {
       expect(snapshot.status, snapshot.name).toBe(McpServerStatus.DISCONNECTED);
-      expect(snapshot.lastError?.code, snapshot.name).toBe(DiscoveryErrorCode.NOTHING_OFFERED);
+      expect(snapshot.lastError?.code, snapshot.name).toBe('NOTHING_OFFERED');
       expect(snapshot.lastError?.message).toContain('offers no tools, prompts or resources');
     }
     expect(manager.getClient('empty')).toBeUndefined();
@@ -135,8 +134,8 @@ describe('McpServerManager discovery', () => {
     await manager.close();
 
     await expect.poll(() => pids.some(isAlive), { timeout: 5000 }).toBe(false);
-    await expect(manager.discoverAll()).rejects.toMatchObject({ code: DiscoveryErrorCode.MANAGER_CLOSED });
-    await expect(manager.callTool('cwd', {})).rejects.toMatchObject({ code: DiscoveryErrorCode.MANAGER_CLOSED });
+    await expect(manager.discoverAll()).rejects.toMatchObject({ code: 'CLOSED' });
+    await expect(manager.callTool('cwd', {})).rejects.toMatchObject({ code: 'CLOSED' });
   });
 
   it('passes transport options through and keeps the stderr tail of stdio servers', async () => {
@@ -186,10 +185,10 @@ describe('McpServerManager discovery', () => {
             { name: 'x', config: stdioFixture('basic') },
           ],
         }),
-    ).toThrow(expect.objectContaining({ code: DiscoveryErrorCode.DUPLICATE_SERVER_NAME }));
+    ).toThrow(expect.objectContaining({ code: 'DUPLICATE_SERVER_NAME' }));
     const manager = createManager({ servers: [] });
-    await expect(manager.reconnect('nope')).rejects.toMatchObject({ code: DiscoveryErrorCode.SERVER_NOT_FOUND });
-    await expect(manager.callTool('nope', {})).rejects.toMatchObject({ code: DiscoveryErrorCode.TOOL_NOT_FOUND });
+    await expect(manager.reconnect('nope')).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });
+    await expect(manager.callTool('nope', {})).rejects.toMatchObject({ code: 'TOOL_NOT_FOUND' });
   });
 });
 
@@ -210,11 +209,11 @@ describe('prompts and resources through the registry', () => {
     const item = await manager.readResource('fixture://basic/items/7', { serverName: 'a' });
     expect(item.contents[0]).toMatchObject({ text: 'item 7' });
     await expect(manager.readResource('fixture://nowhere')).rejects.toMatchObject({
-      code: DiscoveryErrorCode.RESOURCE_NOT_FOUND,
+      code: 'RESOURCE_NOT_FOUND',
     });
-    await expect(manager.getPrompt('nope', {})).rejects.toMatchObject({ code: DiscoveryErrorCode.PROMPT_NOT_FOUND });
+    await expect(manager.getPrompt('nope', {})).rejects.toMatchObject({ code: 'PROMPT_NOT_FOUND' });
     await expect(manager.readResource('fixture://x', { serverName: 'zzz' })).rejects.toMatchObject({
-      code: DiscoveryErrorCode.SERVER_NOT_FOUND,
+      code: 'SERVER_NOT_FOUND',
     });
   });
 });

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { resourceKey } from './build-registry-entries.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import type {
   McpServerManagerEvents,
   McpServerManagerOptions,
@@ -58,14 +58,18 @@ export class McpServerManager {
   constructor(options: McpServerManagerOptions) {
     for (const definition of options.servers) {
       if (this.#states.has(definition.name)) {
-        throw new DiscoveryError(`MCP server '${definition.name}' is configured twice; server names must be unique.`, {
-          code: DiscoveryErrorCode.DUPLICATE_SERVER_NAME,
+        throw new DiscoveryError({
+          code: 'DUPLICATE_SERVER_NAME',
+          message: `MCP server '${definition.name}' is configured twice; server names must be unique.`,
           serverName: definition.name,
         });
       }
       this.#states.set(definition.name, new ServerState(definition));
     }
-    this.#registries = new ServerRegistries(this.#emitter, [...(options.reservedToolNames ?? [])]);
+    this.#registries = new ServerRegistries(this.#emitter, {
+      reservedNames: [...(options.reservedToolNames ?? [])],
+      policy: options.toolNamePolicy,
+    });
     this.tools = this.#registries.tools;
     this.prompts = this.#registries.prompts;
     this.resources = this.#registries.resources;
@@ -177,8 +181,9 @@ export class McpServerManager {
   async readResource(uri: string, options: RequestOptions & { serverName?: string } = {}): Promise<ReadResourceResult> {
     const serverName = options.serverName ?? this.findResource(uri)?.serverName;
     if (serverName === undefined) {
-      throw new DiscoveryError(`No connected MCP server lists the resource '${uri}'; pass serverName to read it anyway.`, {
-        code: DiscoveryErrorCode.RESOURCE_NOT_FOUND,
+      throw new DiscoveryError({
+        code: 'RESOURCE_NOT_FOUND',
+        message: `No connected MCP server lists the resource '${uri}'; pass serverName to read it anyway.`,
       });
     }
     const { state, session } = this.#connected(serverName, `resource '${uri}'`);
@@ -192,10 +197,7 @@ export class McpServerManager {
     if (this.#closed) throw this.#closedError();
     const state = this.#states.get(name);
     if (!state) {
-      throw new DiscoveryError(`No MCP server is configured with the name '${name}'.`, {
-        code: DiscoveryErrorCode.SERVER_NOT_FOUND,
-        serverName: name,
-      });
+      throw new DiscoveryError({ code: 'SERVER_NOT_FOUND', message: `No MCP server is configured with the name '${name}'.`, serverName: name });
     }
     if (state.definition.disabled || state.definition.blockedReason !== undefined) return state.snapshot();
     await this.#connector.disconnect(state);
@@ -215,8 +217,9 @@ export class McpServerManager {
     if (this.#closed) throw this.#closedError();
     const entry = registry.get(name);
     if (entry) return entry;
-    throw new DiscoveryError(`No MCP ${kind} is registered under the name '${name}'.`, {
-      code: kind === 'tool' ? DiscoveryErrorCode.TOOL_NOT_FOUND : DiscoveryErrorCode.PROMPT_NOT_FOUND,
+    throw new DiscoveryError({
+      code: kind === 'tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND',
+      message: `No MCP ${kind} is registered under the name '${name}'.`,
       toolName: name,
     });
   }
@@ -226,8 +229,9 @@ export class McpServerManager {
     const state = this.#states.get(serverName);
     const session = state?.session;
     if (state && session && state.status === McpServerStatus.CONNECTED) return { state, session };
-    throw new DiscoveryError(`MCP server '${serverName}' is not connected, so ${what} cannot be used.`, {
-      code: state ? DiscoveryErrorCode.SERVER_NOT_CONNECTED : DiscoveryErrorCode.SERVER_NOT_FOUND,
+    throw new DiscoveryError({
+      code: state ? 'SERVER_NOT_CONNECTED' : 'SERVER_NOT_FOUND',
+      message: `MCP server '${serverName}' is not connected, so ${what} cannot be used.`,
       serverName,
     });
   }
@@ -266,8 +270,6 @@ export class McpServerManager {
   }
 
   #closedError(): DiscoveryError {
-    return new DiscoveryError('This McpServerManager was closed; create a new one to connect again.', {
-      code: DiscoveryErrorCode.MANAGER_CLOSED,
-    });
+    return new DiscoveryError({ code: 'CLOSED', message: 'This McpServerManager was closed; create a new one to connect again.' });
   }
 }

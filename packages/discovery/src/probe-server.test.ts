@@ -1,6 +1,5 @@
 import { startHttpFixture } from '@toolhost-internal/fixtures';
 import { describe, expect, it } from 'vitest';
-import { DiscoveryErrorCode } from './discovery-error.js';
 import { probeServer } from './probe-server.js';
 import { McpServerStatus } from './server-status.js';
 import { stdioFixture } from './test-support.js';
@@ -28,10 +27,10 @@ describe('probeServer', () => {
       probeServer('slow', stdioFixture('basic', { startupDelayMs: 5000 }), { timeoutMs: 400 }),
     ]);
     expect(missing.status).toBe(McpServerStatus.DISCONNECTED);
-    expect(missing.error?.code).toBe(DiscoveryErrorCode.CONNECT_FAILED);
+    expect(missing.error?.code).toBe('CONNECT_FAILED');
     expect(missing.error?.message).toContain("'missing'");
     expect(slow.status).toBe(McpServerStatus.DISCONNECTED);
-    expect(slow.error?.code).toBe(DiscoveryErrorCode.DISCOVERY_TIMEOUT);
+    expect(slow.error?.code).toBe('DISCOVERY_TIMEOUT');
     expect(slow.durationMs).toBeLessThan(3000);
   });
 });

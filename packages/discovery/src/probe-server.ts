@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '@toolhost/config';
 import type { TransportOptions } from './connect-client.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import { DEFAULT_CLIENT_INFO } from './mcp-server-manager.js';
 import type { ServerErrorInfo } from './manager-types.js';
 import { ServerSession } from './server-session.js';
@@ -52,10 +52,7 @@ export async function probeServer(
   const abort = new AbortController();
   const timer = setTimeout(() => {
     abort.abort(
-      new DiscoveryError(`MCP server '${name}' did not answer within ${timeoutMs} ms.`, {
-        code: DiscoveryErrorCode.DISCOVERY_TIMEOUT,
-        serverName: name,
-      }),
+      new DiscoveryError({ code: 'DISCOVERY_TIMEOUT', message: `MCP server '${name}' did not answer within ${timeoutMs} ms.`, serverName: name }),
     );
   }, timeoutMs);
   let session: ServerSession | undefined;
@@ -83,8 +80,9 @@ export async function probeServer(
     const reason: unknown = abort.signal.aborted ? abort.signal.reason : caught;
     const error = DiscoveryError.isInstance(reason)
       ? reason
-      : new DiscoveryError(`Could not connect to MCP server '${name}': ${String(reason)}`, {
-          code: DiscoveryErrorCode.CONNECT_FAILED,
+      : new DiscoveryError({
+          code: 'CONNECT_FAILED',
+          message: `Could not connect to MCP server '${name}': ${String(reason)}`,
           serverName: name,
           cause: reason,
         });

@@ -1,6 +1,6 @@
 import { startHttpFixture } from '@toolhost-internal/fixtures';
 import { describe, expect, it } from 'vitest';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import { McpServerStatus } from './server-status.js';
 import { closingManagers, firstText, nextEvent, stdioFixture } from './test-support.js';
 
@@ -21,11 +21,11 @@ describe('a server that goes away', () => {
     const elapsed = Date.now() - started;
 
     expect(DiscoveryError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: DiscoveryErrorCode.CONNECTION_CLOSED, serverName: 'fragile' });
+    expect(error).toMatchObject({ code: 'CONNECTION_CLOSED', serverName: 'fragile' });
     expect((error as Error).message).toContain("'fragile'");
     expect(elapsed).toBeLessThan(3000);
     const down = await disconnected;
-    expect(down.error?.code).toBe(DiscoveryErrorCode.CONNECTION_CLOSED);
+    expect(down.error?.code).toBe('CONNECTION_CLOSED');
     expect(manager.tools.size).toBe(0);
     // The crash fixture logged to stderr before exiting; the tail is kept for the status view.
     expect(manager.getServer('fragile')?.stderrTail.join('\n')).toContain('crash: going down');
@@ -46,7 +46,7 @@ describe('a server that goes away', () => {
       await manager.discoverAll();
       const statuses: string[] = [];
       manager.on('server-status-change', ({ status }) => statuses.push(status));
-      const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === DiscoveryErrorCode.RECONNECT_GAVE_UP);
+      const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === 'RECONNECT_GAVE_UP');
       // The HTTP fixture stops listening when it crashes and is never restarted.
       await manager.callTool('crash', {}).catch(() => undefined);
       const { error } = await gaveUp;
@@ -54,7 +54,7 @@ describe('a server that goes away', () => {
       expect(error.message).toContain('after 2 attempts');
       expect(statuses.filter((status) => status === McpServerStatus.CONNECTING)).toHaveLength(2);
       expect(manager.getServer('flaky')?.status).toBe(McpServerStatus.DISCONNECTED);
-      expect(manager.getServer('flaky')?.lastError?.code).toBe(DiscoveryErrorCode.CONNECT_FAILED);
+      expect(manager.getServer('flaky')?.lastError?.code).toBe('CONNECT_FAILED');
     } finally {
       await remote.close();
     }
@@ -66,7 +66,7 @@ describe('a server that goes away', () => {
       servers: [{ name: 'flapping', config: stdioFixture('crash') }],
     });
     await manager.discoverAll();
-    const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === DiscoveryErrorCode.RECONNECT_GAVE_UP, 20_000);
+    const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === 'RECONNECT_GAVE_UP', 20_000);
     for (let crash = 1; crash <= 3; crash++) {
       const reconnected =
         crash < 3 ? nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED) : undefined;

@@ -1,8 +1,9 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
+import { ToolhostError } from '@toolhost/contract';
 import { TransportError } from '@toolhost/transport';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import { McpServerManager } from './mcp-server-manager.js';
 import { rootCauseCode } from './root-cause-code.js';
 import { errorInfo } from './server-state.js';
@@ -15,14 +16,12 @@ afterEach(async () => {
   await Promise.all(fixtures.splice(0).map((fixture) => fixture.close()));
 });
 
-/** Shaped like `@toolhost/oauth`'s OAuthError: a branded error with a stable code. */
-class BrandedOAuthError extends Error {
-  constructor(
-    message: string,
-    readonly code: string,
-  ) {
-    super(message);
-    Object.defineProperty(this, Symbol.for('toolhost.oauth'), { value: true });
+/** Shaped like `@toolhost/oauth`'s OAuthError (this package does not depend on it): a toolhost error of family `oauth`. */
+class BrandedOAuthError extends ToolhostError<'REFRESH_FAILED'> {
+  static override readonly family = 'oauth';
+  static override readonly codes = ['REFRESH_FAILED'] as const;
+  constructor(message: string, code: 'REFRESH_FAILED') {
+    super({ code, message });
   }
 }
 
@@ -46,8 +45,8 @@ function failingRefreshProvider(): OAuthClientProvider {
 describe('root cause codes', () => {
   it('walks the cause chain to the deepest toolhost error', () => {
     const oauth = new BrandedOAuthError('refresh failed', 'REFRESH_FAILED');
-    const transport = new TransportError('CONNECT_FAILED', 'could not connect', { serverName: 'remote', cause: oauth });
-    const discovery = new DiscoveryError('x', { code: DiscoveryErrorCode.CONNECT_FAILED, serverName: 'remote', cause: transport });
+    const transport = new TransportError({ code: 'CONNECT_FAILED', message: 'could not connect', serverName: 'remote', cause: oauth });
+    const discovery = new DiscoveryError({ code: 'CONNECT_FAILED', message: 'x', serverName: 'remote', cause: transport });
     expect(rootCauseCode(discovery)).toBe('REFRESH_FAILED');
     expect(errorInfo(discovery)).toMatchObject({ code: 'CONNECT_FAILED', causeCode: 'REFRESH_FAILED' });
   });
@@ -55,7 +54,7 @@ describe('root cause codes', () => {
   it('keeps the immediate code when nothing below is a toolhost error, and survives cycles', () => {
     const node = Object.assign(new Error('refused'), { code: 'ECONNREFUSED' });
     expect(rootCauseCode(new Error('top', { cause: node }))).toBe('ECONNREFUSED');
-    const transport = new TransportError('SPAWN_FAILED', 'no such command', { serverName: 's', cause: node });
+    const transport = new TransportError({ code: 'SPAWN_FAILED', message: 'no such command', serverName: 's', cause: node });
     expect(rootCauseCode(new Error('top', { cause: transport }))).toBe('SPAWN_FAILED');
     const looping = new Error('a') as Error & { cause?: unknown };
     looping.cause = new Error('b', { cause: looping });

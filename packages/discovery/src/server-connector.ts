@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import type { TransportOptions } from './connect-client.js';
 import { discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import { startListRefreshers, stopListRefreshers } from './list-refreshers.js';
 import { reconnectDelay, type ResolvedReconnectOptions } from './reconnect-delay.js';
 import { ServerSession } from './server-session.js';
@@ -68,11 +68,12 @@ export class ServerConnector {
     state.connectAbort = abort;
     const timer = setTimeout(() => {
       abort.abort(
-        new DiscoveryError(
-          `MCP server '${state.name}' did not finish connecting and discovery within ${timeout} ms; ` +
+        new DiscoveryError({
+          code: 'DISCOVERY_TIMEOUT',
+          message: `MCP server '${state.name}' did not finish connecting and discovery within ${timeout} ms; ` +
             "check that it starts, or raise the entry's timeout.",
-          { code: DiscoveryErrorCode.DISCOVERY_TIMEOUT, serverName: state.name },
-        ),
+          serverName: state.name,
+        }),
       );
     }, timeout);
     this.#options.setStatus(state, McpServerStatus.CONNECTING);
@@ -111,10 +112,11 @@ export class ServerConnector {
         this.#options.setStatus(
           state,
           McpServerStatus.DISCONNECTED,
-          new DiscoveryError(
-            `MCP server '${state.name}' offers no tools, prompts or resources (after includeTools/excludeTools), so it was disconnected.`,
-            { code: DiscoveryErrorCode.NOTHING_OFFERED, serverName: state.name },
-          ),
+          new DiscoveryError({
+            code: 'NOTHING_OFFERED',
+            message: `MCP server '${state.name}' offers no tools, prompts or resources (after includeTools/excludeTools), so it was disconnected.`,
+            serverName: state.name,
+          }),
         );
         return;
       }
@@ -162,10 +164,7 @@ export class ServerConnector {
     // A deliberate disconnect (or reconnect by hand) ends any streak of failed reconnects.
     state.reconnectAttempts = 0;
     state.connectAbort?.abort(
-      new DiscoveryError(`Connecting to MCP server '${state.name}' was cancelled.`, {
-        code: DiscoveryErrorCode.CONNECT_FAILED,
-        serverName: state.name,
-      }),
+      new DiscoveryError({ code: 'CONNECT_FAILED', message: `Connecting to MCP server '${state.name}' was cancelled.`, serverName: state.name }),
     );
     stopListRefreshers(state);
     const session = state.session;
@@ -217,11 +216,13 @@ export class ServerConnector {
     if (state.reconnectAttempts >= reconnect.maxAttempts) {
       this.#options.onServerError(
         state,
-        new DiscoveryError(
-          `Gave up reconnecting to MCP server '${state.name}' after ${state.reconnectAttempts} attempts; ` +
+        new DiscoveryError({
+          code: 'RECONNECT_GAVE_UP',
+          message: `Gave up reconnecting to MCP server '${state.name}' after ${state.reconnectAttempts} attempts; ` +
             'fix the server and reconnect it by hand.',
-          { code: DiscoveryErrorCode.RECONNECT_GAVE_UP, serverName: state.name, cause: state.lastError },
-        ),
+          serverName: state.name,
+          cause: state.lastError,
+        }),
       );
       return;
     }
@@ -237,9 +238,11 @@ export class ServerConnector {
 
   #toDiscoveryError(state: ServerState, error: unknown): DiscoveryError {
     if (DiscoveryError.isInstance(error)) return error;
-    return new DiscoveryError(
-      `MCP server '${state.name}' failed: ${error instanceof Error ? error.message : String(error)}`,
-      { code: DiscoveryErrorCode.CONNECT_FAILED, serverName: state.name, cause: error },
-    );
+    return new DiscoveryError({
+      code: 'CONNECT_FAILED',
+      message: `MCP server '${state.name}' failed: ${error instanceof Error ? error.message : String(error)}`,
+      serverName: state.name,
+      cause: error,
+    });
   }
 }

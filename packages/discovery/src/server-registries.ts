@@ -1,4 +1,4 @@
-import { buildRegistryEntries, resourceKey, type ConnectedOfferings } from './build-registry-entries.js';
+import { buildRegistryEntries, resourceKey, type ConnectedOfferings, type NamingOptions } from './build-registry-entries.js';
 import type {
   McpServerManagerEvents,
   RegisteredPrompt,
@@ -22,17 +22,17 @@ export class ServerRegistries {
     resourceKey(entry.serverName, entry.uriTemplate),
   );
   readonly #emitter: TypedEmitter<McpServerManagerEvents>;
-  readonly #reservedToolNames: readonly string[];
+  readonly #naming: NamingOptions;
 
   /** Create empty registries that announce changes on `emitter`. */
-  constructor(emitter: TypedEmitter<McpServerManagerEvents>, reservedToolNames: readonly string[]) {
+  constructor(emitter: TypedEmitter<McpServerManagerEvents>, naming: NamingOptions) {
     this.#emitter = emitter;
-    this.#reservedToolNames = reservedToolNames;
+    this.#naming = naming;
   }
 
   /** Replace every registry from the connected servers (settings order) and emit what changed. */
   rebuild(connected: readonly ConnectedOfferings[]): void {
-    const entries = buildRegistryEntries(connected, { reservedNames: this.#reservedToolNames });
+    const entries = buildRegistryEntries(connected, this.#naming);
     const tools = this.tools.replace(entries.tools);
     const prompts = this.prompts.replace(entries.prompts);
     const resources = this.resources.replace(entries.resources);

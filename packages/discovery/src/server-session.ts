@@ -9,7 +9,7 @@ import {
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import { mapRequestError } from './map-request-error.js';
 
 /** Which list a `list_changed` notification is about. */
@@ -78,10 +78,12 @@ export class ServerSession {
     } catch (error) {
       session.#closing = true;
       await client.close().catch(() => undefined);
-      throw new DiscoveryError(
-        `Could not connect to MCP server '${options.serverName}': ${error instanceof Error ? error.message : String(error)}`,
-        { code: DiscoveryErrorCode.CONNECT_FAILED, serverName: options.serverName, cause: error },
-      );
+      throw new DiscoveryError({
+        code: 'CONNECT_FAILED',
+        message: `Could not connect to MCP server '${options.serverName}': ${error instanceof Error ? error.message : String(error)}`,
+        serverName: options.serverName,
+        cause: error,
+      });
     }
     return session;
   }
@@ -145,8 +147,9 @@ export class ServerSession {
   }
 
   #closedError(): DiscoveryError {
-    return new DiscoveryError(`The connection to MCP server '${this.#serverName}' was closed.`, {
-      code: DiscoveryErrorCode.CONNECTION_CLOSED,
+    return new DiscoveryError({
+      code: 'CONNECTION_CLOSED',
+      message: `The connection to MCP server '${this.#serverName}' was closed.`,
       serverName: this.#serverName,
     });
   }
@@ -155,10 +158,12 @@ export class ServerSession {
     if (!this.#open || this.#closing || this.#lostError) return;
     const stderr = this.stderrTail().slice(-5);
     const detail = stderr.length ? ` Last stderr lines:\n${stderr.join('\n')}` : '';
-    this.#lostError = new DiscoveryError(
-      `MCP server '${this.#serverName}' ${what}; it will be reconnected if possible.${detail}`,
-      { code: DiscoveryErrorCode.CONNECTION_CLOSED, serverName: this.#serverName, cause },
-    );
+    this.#lostError = new DiscoveryError({
+      code: 'CONNECTION_CLOSED',
+      message: `MCP server '${this.#serverName}' ${what}; it will be reconnected if possible.${detail}`,
+      serverName: this.#serverName,
+      cause,
+    });
     const error = this.#lostError;
     for (const listener of [...this.#lostListeners]) listener(error);
     this.#lostListeners.clear();

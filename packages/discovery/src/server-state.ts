@@ -1,7 +1,7 @@
 import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import type { CoalescedRunner } from './coalesced-runner.js';
 import type { ServerOfferings } from './discover-server.js';
-import { DiscoveryError, DiscoveryErrorCode } from './discovery-error.js';
+import { DiscoveryError } from './discovery-error.js';
 import type { ServerDefinition, ServerErrorInfo, ServerSnapshot } from './manager-types.js';
 import type { ListKind, ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
@@ -66,13 +66,15 @@ export class ServerState {
         ? McpServerStatus.BLOCKED
         : McpServerStatus.DISCONNECTED;
     if (definition.disabled) {
-      this.lastError = new DiscoveryError(
-        `MCP server '${definition.name}' is disabled; enable it to connect.`,
-        { code: DiscoveryErrorCode.SERVER_DISABLED, serverName: definition.name },
-      );
+      this.lastError = new DiscoveryError({
+        code: 'SERVER_DISABLED',
+        message: `MCP server '${definition.name}' is disabled; enable it to connect.`,
+        serverName: definition.name,
+      });
     } else if (definition.blockedReason !== undefined) {
-      this.lastError = new DiscoveryError(`MCP server '${definition.name}' is blocked: ${definition.blockedReason}`, {
-        code: DiscoveryErrorCode.SERVER_BLOCKED,
+      this.lastError = new DiscoveryError({
+        code: 'SERVER_BLOCKED',
+        message: `MCP server '${definition.name}' is blocked: ${definition.blockedReason}`,
         serverName: definition.name,
       });
     }

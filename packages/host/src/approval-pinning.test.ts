@@ -10,7 +10,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { InMemoryAllowListStore } from '@toolhost/confirmation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
-import type { ConfirmationOptionId, ConfirmationRequest } from './tool-call.js';
+import type { ConfirmationOutcome, ConfirmationRequest } from '@toolhost/contract';
 
 describe('approval pinning through McpToolHost', () => {
   let server: Server;
@@ -50,7 +50,7 @@ describe('approval pinning through McpToolHost', () => {
 
   async function callRead(
     approvals: InMemoryAllowListStore,
-    answer: ConfirmationOptionId,
+    answer: ConfirmationOutcome,
   ): Promise<{ asked: ConfirmationRequest[]; ran: boolean }> {
     const asked: ConfirmationRequest[] = [];
     let ran = false;
@@ -61,7 +61,7 @@ describe('approval pinning through McpToolHost', () => {
     });
     try {
       await host.discover();
-      const result = await host.callTool('read', { path: '/etc/hosts' });
+      const result = await host.callTool({ name: 'read', arguments: { path: '/etc/hosts' } });
       ran = result.toolCall.status === 'SUCCEEDED';
     } finally {
       await host.close();

@@ -1,5 +1,6 @@
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import type { RegisteredTool, ServerSnapshot } from '@toolhost/discovery';
+import { McpServerStatus, type RegisteredTool, type ServerSnapshot } from '@toolhost/discovery';
+import type { HostWarning } from './host-events.js';
 import type { HostStatus, ServerStatusView } from './host-status.js';
 import { needsAuthentication } from './host-auth.js';
 import { maskUrl } from './mask-url.js';
@@ -18,6 +19,8 @@ export interface BuildStatusInput {
   readonly tools: readonly RegisteredTool[];
   /** Prompt commands. */
   readonly prompts: readonly PromptCommand[];
+  /** The host's warnings. */
+  readonly warnings: readonly HostWarning[];
 }
 
 /** Assemble the `/mcp` view from the configuration and discovery's snapshots. */
@@ -35,10 +38,10 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
         : snapshot?.lastError
           ? (snapshot.lastError.causeCode ?? snapshot.lastError.code)
           : undefined;
-    const connected = snapshot?.status === 'connected';
+    const connected = snapshot?.status === McpServerStatus.CONNECTED;
     return {
       name: server.name,
-      status: snapshot?.status ?? (server.disabled ? 'disabled' : server.blockedReason ? 'blocked' : 'disconnected'),
+      status: snapshot?.status ?? (server.disabled ? McpServerStatus.DISABLED : server.blockedReason ? McpServerStatus.BLOCKED : McpServerStatus.DISCONNECTED),
       transport: snapshot?.transportType ?? transport.transport,
       ...(stdio ? { command: transport.target } : { url: maskUrl(transport.target) }),
       ...(stdio && config.cwd ? { cwd: config.cwd } : {}),
@@ -60,10 +63,10 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
       resourceCount: snapshot?.resources.length ?? 0,
       ...(lastError !== undefined && !connected ? { lastError } : {}),
       ...(errorCode !== undefined && !connected ? { errorCode } : {}),
-      needsAuthentication: snapshot?.status !== 'connected' && needsAuthentication(snapshot?.lastError),
+      needsAuthentication: !connected && needsAuthentication(snapshot?.lastError),
       ...(stderrTail.length > 0 ? { stderrTail } : {}),
       ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}),
     };
   });
-  return { discoveryState: input.discoveryState, servers };
+  return { discoveryState: input.discoveryState, servers, warnings: input.warnings };
 }

@@ -8,7 +8,7 @@ describe('createScriptedAdapter', () => {
     expect(adapter.remainingTurns).toBe(2);
     expect(adapter.nextTurn().text).toBe('one');
     const turn = adapter.nextTurn();
-    expect(adapter.getToolCalls(turn)).toEqual([{ id: 'c1', name: 'echo', arguments: { message: 'hi' } }]);
+    expect(adapter.getToolCalls(turn, { tools: new Map() })).toEqual([{ id: 'c1', name: 'echo', arguments: { message: 'hi' } }]);
     expect(() => adapter.nextTurn()).toThrow(/no turns left/);
   });
 

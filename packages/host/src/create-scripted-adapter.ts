@@ -1,13 +1,14 @@
 import { sanitizeSchema } from '@toolhost/schema-sanitizer';
-import type {
-  HostToolDefinition,
-  ModelAdapter,
-  ModelToolCall,
-  SamplingRequest,
-  SamplingResponse,
-  SchemaProfile,
-  ToolCallOutcome,
-} from './model-adapter.js';
+import {
+  DEFAULT_TOOL_NAME_POLICY,
+  type HostToolDefinition,
+  type ModelAdapter,
+  type ModelToolCall,
+  type SamplingRequest,
+  type SamplingResponse,
+  type SchemaProfile,
+  type ToolCallOutcome,
+} from '@toolhost/contract';
 
 /** One scripted model answer: some text and/or tool calls. */
 export interface ScriptedTurn {
@@ -58,7 +59,7 @@ export interface ScriptedAdapterHistory {
   readonly samplingRequests: SamplingRequest[];
 }
 
-/** An in-memory {@link ModelAdapter} that plays back scripted turns. */
+/** An in-memory {@link ModelAdapter} that plays back scripted turns (a test double: it keeps its script). */
 export interface ScriptedAdapter extends ModelAdapter<ScriptedToolDeclaration, ScriptedTurn, ScriptedToolResults> {
   /** The next scripted turn; throws when the script is exhausted. */
   nextTurn(): ScriptedTurn;
@@ -93,6 +94,7 @@ export function createScriptedAdapter(options: ScriptedAdapterOptions = {}): Scr
     specificationVersion: 'v1',
     provider: options.provider ?? 'scripted',
     schemaProfile,
+    toolNames: DEFAULT_TOOL_NAME_POLICY,
     toTools(tools: readonly HostToolDefinition[]): ScriptedToolDeclaration[] {
       const declarations = tools.map((tool) => ({
         name: tool.name,

@@ -4,7 +4,7 @@ import type { HostStatus, ServerStatusView } from './host-status.js';
 
 const base: ServerStatusView = {
   name: 'pythonTools',
-  status: 'connected',
+  status: 'CONNECTED',
   transport: 'stdio',
   command: 'python -m my_mcp_server --port 8080',
   cwd: './mcp-servers/python',
@@ -23,13 +23,14 @@ const base: ServerStatusView = {
 };
 
 const status: HostStatus = {
-  discoveryState: 'completed',
+  discoveryState: 'COMPLETED',
+  warnings: [],
   servers: [
     base,
     {
       ...base,
       name: 'remote',
-      status: 'disconnected',
+      status: 'DISCONNECTED',
       transport: 'http',
       command: undefined,
       url: 'https://example.test/mcp',
@@ -66,6 +67,6 @@ describe('formatStatus', () => {
   });
 
   it('says so when nothing is configured', () => {
-    expect(formatStatus({ discoveryState: 'not_started', servers: [] })).toContain('No MCP servers configured.');
+    expect(formatStatus({ discoveryState: 'NOT_STARTED', servers: [], warnings: [] })).toContain('No MCP servers configured.');
   });
 });

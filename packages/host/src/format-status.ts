@@ -1,12 +1,13 @@
+import { McpServerStatus } from '@toolhost/discovery';
 import type { FormatStatusOptions, HostStatus, ServerStatusView } from './host-status.js';
 
 const ICONS: Record<string, string> = {
-  connected: '📡',
-  connecting: '🔄',
-  disconnecting: '⏏️',
-  disconnected: '🔌',
-  blocked: '⛔',
-  disabled: '○',
+  [McpServerStatus.CONNECTED]: '📡',
+  [McpServerStatus.CONNECTING]: '🔄',
+  [McpServerStatus.DISCONNECTING]: '⏏️',
+  [McpServerStatus.DISCONNECTED]: '🔌',
+  [McpServerStatus.BLOCKED]: '⛔',
+  [McpServerStatus.DISABLED]: '○',
 };
 
 function indent(text: string, prefix: string): string {
@@ -70,7 +71,12 @@ export function formatStatus(status: HostStatus, options: FormatStatusOptions = 
     servers.length === 0
       ? [options.serverName ? `No MCP server named "${options.serverName}" is configured.` : 'No MCP servers configured.']
       : servers.map((server) => formatServer(server, options).join('\n'));
-  return ['MCP Servers Status:', '', ...blocks.flatMap((block) => [block, '']), `Discovery State: ${status.discoveryState.toUpperCase()}`].join(
-    '\n',
-  );
+  const warnings = options.serverName ? [] : status.warnings.map((warning) => `  ⚠ ${warning.message}`);
+  return [
+    'MCP Servers Status:',
+    '',
+    ...blocks.flatMap((block) => [block, '']),
+    `Discovery State: ${status.discoveryState.toUpperCase()}`,
+    ...(warnings.length > 0 ? ['', 'Warnings:', ...warnings] : []),
+  ].join('\n');
 }

@@ -1,31 +1,95 @@
-import type { ResourceUpdatedEvent, ServerLogEvent } from './client-features/index.js';
-import type { ToolCall } from './tool-call.js';
-import type { ServerStatusChange, ToolCallProgressEvent } from './ui-hooks.js';
+import type { ToolCall, ToolCallProgress } from '@toolhost/contract';
 
-/** Events of `McpToolHost`, by name. */
+/** A change of one server's connection status. */
+export interface ServerStatusChange {
+  /** The server. */
+  readonly serverName: string;
+  /** The new status (`CONNECTING`, `CONNECTED`, `DISCONNECTED`, ...). */
+  readonly status: string;
+  /** The status before the change. */
+  readonly previousStatus: string;
+  /** Why the server is disconnected, when it is. */
+  readonly error?: string;
+}
+
+/** Progress of a running tool call. */
+export interface ToolCallProgressEvent extends ToolCallProgress {
+  /** The call the progress belongs to. */
+  readonly toolCallId: string;
+  /** The server running the tool. */
+  readonly serverName: string;
+  /** The tool name the model used. */
+  readonly toolName: string;
+}
+
+/** Severity of a server's log messages, least to most severe (RFC 5424 names). */
+export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
+
+/** A `notifications/message` from a server. */
+export interface ServerLogEvent {
+  /** The server that sent it. */
+  readonly serverName: string;
+  /** Severity. */
+  readonly level: LogLevel;
+  /** The server's logger name, when it gave one. */
+  readonly logger?: string;
+  /** The payload (any JSON value; untrusted). */
+  readonly data: unknown;
+}
+
+/** A `notifications/resources/updated` from a server. */
+export interface ResourceUpdateEvent {
+  /** The server that sent it. */
+  readonly serverName: string;
+  /** The URI that changed (may be a sub-resource of a subscribed URI). */
+  readonly uri: string;
+}
+
+/**
+ * Something the host could not do as configured, that does not stop it: servers blocked because
+ * the project folder is not trusted, settings entries that were skipped, unknown fields.
+ * `host.servers.status().warnings` lists them; each also arrives as a `warning` event.
+ */
+export interface HostWarning {
+  /** Stable code: a configuration error's code (`INVALID_TYPE`, ...), a warning's (`UNKNOWN_FIELD`, ...), or `UNTRUSTED_PROJECT`. */
+  readonly code: string;
+  /** What happened and what the user can do. */
+  readonly message: string;
+  /** The server it concerns, when one. */
+  readonly serverName?: string;
+  /** The settings file it concerns, when one. */
+  readonly filePath?: string;
+}
+
+/** Events of `McpToolHost`, by name. Events only notify; the host never waits for a listener. */
 export interface HostEvents {
   /** The whole tool call, on every lifecycle update (`PENDING` → `EXECUTING` → `SUCCEEDED`/`FAILED`/`CANCELLED`). */
   'tool-call-update': ToolCall;
   /** Progress of a running tool call. */
-  'tool-progress': ToolCallProgressEvent;
+  'tool-call-progress': ToolCallProgressEvent;
   /** A server's connection status changed. */
   'server-status-change': ServerStatusChange;
-  /** The overall discovery state changed (`not_started`, `in_progress`, `completed`). */
-  'discovery-state-change': { readonly state: string };
-  /** The registered tools or prompts changed (after discovery or a server's `list_changed`). */
+  /** The overall discovery state changed (`NOT_STARTED`, `IN_PROGRESS`, `COMPLETED`). */
+  'discovery-state-change': { readonly state: string; readonly previousState: string };
+  /** The registered tools, prompts or resources changed (after discovery or a server's `list_changed`). */
   'registry-change': { readonly kind: 'tools' | 'prompts' | 'resources' };
   /** An OAuth sign-in started: show `url` in case the browser does not open. */
-  'auth-url': { readonly serverName: string; readonly url: string };
-  /** A server sent a log message (`notifications/message`). */
+  'sign-in-start': { readonly serverName: string; readonly url: string };
+  /** A server sent a log message. */
   'server-log': ServerLogEvent;
-  /** A subscribed resource changed (`notifications/resources/updated`). */
-  'resource-update': ResourceUpdatedEvent;
+  /** A subscribed resource changed. */
+  'resource-update': ResourceUpdateEvent;
+  /** Something the host could not do as configured (see {@link HostWarning}). */
+  warning: HostWarning;
 }
 
 /** A listener of one host event. */
 export type HostEventListener<K extends keyof HostEvents> = (payload: HostEvents[K]) => void;
 
-/** A small typed emitter; a listener that throws never reaches the host's own code. */
+/**
+ * The host's one emitter. A listener that throws never reaches the host's own code; `has` lets
+ * the host skip building a payload nobody listens to.
+ */
 export class HostEventEmitter {
   readonly #listeners = new Map<keyof HostEvents, Set<(payload: never) => void>>();
 
@@ -42,13 +106,20 @@ export class HostEventEmitter {
     };
   }
 
+  /** Whether anyone listens to `event`. */
+  has(event: keyof HostEvents): boolean {
+    return (this.#listeners.get(event)?.size ?? 0) > 0;
+  }
+
   /** Call every listener of `event`. */
   emit<K extends keyof HostEvents>(event: K, payload: HostEvents[K]): void {
-    for (const listener of [...(this.#listeners.get(event) ?? [])]) {
+    const set = this.#listeners.get(event);
+    if (!set || set.size === 0) return;
+    for (const listener of [...set]) {
       try {
         (listener as HostEventListener<K>)(payload);
       } catch {
-        // A faulty UI listener must not break a tool call.
+        // A faulty listener must not break the host.
       }
     }
   }

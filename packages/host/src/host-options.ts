@@ -1,39 +1,58 @@
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { HostPolicy } from '@toolhost/confirmation';
-import type { McpServerManagerOptions } from '@toolhost/discovery';
+import type { ModelAdapter, UiHooks } from '@toolhost/contract';
+import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
+import type { TokenStore } from '@toolhost/oauth';
 import type { ProjectFolder } from './client-features/index.js';
-import type { ResultMappingOptions } from './map-tool-result.js';
-import type { ModelAdapter } from './model-adapter.js';
 import type { SettingsSource } from './resolve-servers.js';
-import type { HostStores } from './tool-policy.js';
-import type { UiHooks } from './ui-hooks.js';
+import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
+
+/** Stores the host keeps decisions and credentials in. */
+export interface HostStores {
+  /**
+   * Where "always allow" approvals are kept (pinned to each tool's definition).
+   * @default in memory; `JsonFileAllowListStore` from `@toolhost/confirmation/node` keeps them across restarts
+   */
+  readonly approvals?: AllowListStore;
+  /**
+   * Where OAuth tokens are kept.
+   * @default a file at `~/<appDir>/mcp-oauth-tokens.json` (mode 0600) when settings are read from files, else in memory
+   */
+  readonly tokens?: TokenStore;
+}
+
+/** How a server that goes away after connecting is reconnected. */
+export interface ReconnectPolicy {
+  /** Attempts before giving up. @default 5 */
+  readonly maxAttempts?: number;
+  /** Delay before the first attempt, doubled after each failure. @default 1000 */
+  readonly initialDelayMs?: number;
+  /** Longest delay between attempts. @default 30000 */
+  readonly maxDelayMs?: number;
+}
 
 /** Options of `McpToolHost.create`. Every field is optional. */
 export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolResults = unknown> extends SettingsSource {
   /**
-   * The model vendor. @default a neutral adapter whose tool declarations are the host's own
-   * `HostToolDefinition`s (see `createScriptedAdapter`)
+   * The model vendor. @default a scripted adapter with no turns, whose declarations are the
+   * host's own tool definitions (see `createScriptedAdapter`)
    */
   readonly adapter?: ModelAdapter<TTool, TResponse, TToolResults>;
-  /** How the host talks to the user. @default no hooks: non-interactive, calls that need confirmation are denied */
+  /** How the host asks the user. @default no hooks: calls that need confirmation are refused with `CONFIRMATION_REQUIRED` */
   readonly ui?: UiHooks;
   /** Where approvals ("always allow") and OAuth tokens are kept. @default see {@link HostStores} */
   readonly stores?: HostStores;
   /**
-   * Tools allowed without asking, as the user wrote them: `serverName` (every tool) or
-   * `serverName.toolName`. Not pinned to a definition. @default []
+   * Tools allowed without asking, as the user wrote them: `serverName` (every tool of the server)
+   * or `serverName.toolName`. Not pinned to a definition. @default []
    */
   readonly allowList?: readonly string[];
   /**
-   * The host's own rule, checked before trust and the allow-lists: `deny` refuses, `allow` runs
-   * without asking, `ask` or `undefined` falls through (plan modes, headless auto-allow...).
+   * The host's own rule, checked first: `deny` refuses, `allow` runs without asking, `ask` or
+   * `undefined` falls through to trust and the allow-lists (plan modes, headless auto-allow).
    */
   readonly hostPolicy?: HostPolicy;
-  /** Name and version sent to servers in `initialize`. @default { name: 'toolhost', version: '0.1.0' } */
-  readonly clientInfo?: Implementation;
-  /**
-   * Folders offered to servers as `roots`. @default `[projectDir]` when `projectDir` is given, else none
-   */
+  /** Name and version sent to servers when connecting. @default `{ name: 'toolhost', version: '0.1.0' }` */
+  readonly clientInfo?: { readonly name: string; readonly version: string };
+  /** Folders offered to servers as `roots`. @default `[projectDir]` when `projectDir` is given, else none */
   readonly roots?: ReadonlyArray<string | ProjectFolder>;
   /**
    * Overall cap of one tool call in milliseconds, however often progress resets the server's timeout.
@@ -47,6 +66,6 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly resultMapping?: ResultMappingOptions;
   /** Names of the host's own tools; MCP tools are never registered under them. */
   readonly reservedToolNames?: Iterable<string>;
-  /** Reconnect policy for servers that go away. */
-  readonly reconnect?: McpServerManagerOptions['reconnect'];
+  /** How servers that go away are reconnected. */
+  readonly reconnect?: ReconnectPolicy;
 }

@@ -17,14 +17,14 @@ describe('McpToolHost registries', () => {
     });
     try {
       await host.discover();
-      const poems = host.listPrompts().filter((prompt) => prompt.promptName === 'poem-writer');
+      const poems = host.prompts.list().filter((prompt) => prompt.promptName === 'poem-writer');
       expect(poems.map((prompt) => [prompt.serverName, prompt.name])).toEqual([
         ['first', 'poem-writer'],
         ['second', 'second__poem-writer'],
       ]);
-      const result = await host.runSlashCommand('/second__poem-writer Tides');
+      const result = await host.commands.run({ line: '/second__poem-writer Tides' });
       expect(result).toMatchObject({ kind: 'prompt', serverName: 'second', promptName: 'poem-writer' });
-      const help = await host.runSlashCommand('/poem-writer --help');
+      const help = await host.commands.run({ line: '/poem-writer --help' });
       expect(help.text).toContain('--title="..." Title of the poem (required: yes)');
       expect(help.text).toContain('--mood="..." Mood (required: no)');
     } finally {
@@ -38,12 +38,12 @@ describe('McpToolHost registries', () => {
     host.on('registry-change', ({ kind }) => changes.push(kind));
     try {
       await host.discover();
-      expect(host.listToolDefinitions().map((tool) => tool.name)).toContain('dynamic-0');
-      await host.callTool('change-tools', {});
-      await until(() => host.listToolDefinitions().some((tool) => tool.name === 'dynamic-1'));
-      expect(host.listToolDefinitions().map((tool) => tool.name)).not.toContain('dynamic-0');
+      expect(host.servers.listTools().map((tool) => tool.name)).toContain('dynamic-0');
+      await host.callTool({ name: 'change-tools', arguments: {} });
+      await until(() => host.servers.listTools().some((tool) => tool.name === 'dynamic-1'));
+      expect(host.servers.listTools().map((tool) => tool.name)).not.toContain('dynamic-0');
       expect(changes).toContain('tools');
-      const result = await host.callTool('dynamic-1', {});
+      const result = await host.callTool({ name: 'dynamic-1', arguments: {} });
       expect(result.parts).toEqual([{ type: 'text', text: 'dynamic-1' }]);
     } finally {
       await host.close();

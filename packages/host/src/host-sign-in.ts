@@ -3,7 +3,7 @@ import type { BearerChallenge, StoredTokenOAuthProvider, TokenStore } from '@too
 import { signIn, transportOptionsFor } from './host-auth.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import { insufficientScopeChallenge, runWithStepUp } from './step-up.js';
-import type { UiHooks } from './ui-hooks.js';
+import type { UiHooks } from '@toolhost/contract';
 
 /** Options of {@link HostSignIn}. */
 export interface HostSignInOptions {

@@ -1,3 +1,5 @@
+import type { HostWarning } from './host-events.js';
+
 /** One tool as listed in the status view. */
 export interface StatusTool {
   /** The registered name the model sees. */
@@ -14,7 +16,7 @@ export interface StatusTool {
 export interface ServerStatusView {
   /** Server name as configured. */
   readonly name: string;
-  /** Connection status (`connecting`, `connected`, `disconnected`, `disconnecting`, `blocked`, `disabled`). */
+  /** Connection status (`CONNECTING`, `CONNECTED`, `DISCONNECTING`, `DISCONNECTED`, `BLOCKED`, `DISABLED`). */
   readonly status: string;
   /** How the server is reached. */
   readonly transport: 'stdio' | 'sse' | 'http';
@@ -60,12 +62,14 @@ export interface ServerStatusView {
   readonly instructions?: string;
 }
 
-/** The `/mcp` view: every configured server and the overall discovery state. */
+/** The `/mcp` view: every configured server, the overall discovery state, and what the host could not do as configured. */
 export interface HostStatus {
-  /** Overall discovery state (`not_started`, `in_progress`, `completed`). */
+  /** Overall discovery state (`NOT_STARTED`, `IN_PROGRESS`, `COMPLETED`). */
   readonly discoveryState: string;
   /** Every configured server, in settings order. */
   readonly servers: readonly ServerStatusView[];
+  /** Settings problems and blocked project servers (see {@link HostWarning}). */
+  readonly warnings: readonly HostWarning[];
 }
 
 /** Options of `formatStatus`. */

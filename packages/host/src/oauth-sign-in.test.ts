@@ -56,7 +56,7 @@ describe('OAuth sign-in through McpToolHost', () => {
       stores: { tokens },
       ui: { openBrowser: createRedirectFollowingOpener() },
     });
-    host.on('auth-url', ({ url }) => urls.push(url));
+    host.on('sign-in-start', ({ url }) => urls.push(url));
   });
 
   afterAll(async () => {
@@ -67,8 +67,8 @@ describe('OAuth sign-in through McpToolHost', () => {
 
   it('reports the server as needing sign-in, never opening a browser by itself', async () => {
     await host.discover();
-    const server = host.getStatus().servers[0];
-    expect(server?.status).toBe('disconnected');
+    const server = host.servers.status().servers[0];
+    expect(server?.status).toBe('DISCONNECTED');
     expect(server?.needsAuthentication).toBe(true);
     // The OAuth provider is passed although no token is stored; its AUTH_REQUIRED survives transport and discovery.
     expect(server?.errorCode).toBe('AUTH_REQUIRED');
@@ -77,14 +77,14 @@ describe('OAuth sign-in through McpToolHost', () => {
   });
 
   it('/mcp auth <server> signs in, stores the token and connects', async () => {
-    const result = await host.runSlashCommand('/mcp auth secure');
+    const result = await host.commands.run({ line: '/mcp auth secure' });
     expect(result.text).toBe('Signed in to MCP server "secure"; it is now CONNECTED.');
     expect(urls).toHaveLength(1);
     const authorizationUrl = new URL(urls[0] ?? '');
     expect(authorizationUrl.searchParams.get('code_challenge_method')).toBe('S256');
     expect(authorizationUrl.searchParams.get('resource')).toBe(protectedServer.url);
     expect(await tokens.get('secure')).toBeDefined();
-    const call = await host.callTool('whoami', {});
+    const call = await host.callTool({ name: 'whoami', arguments: {} });
     expect(call.error?.message ?? '').toBe('');
     expect(call.parts[0]).toMatchObject({ type: 'text', text: expect.stringMatching(/^client \S+/) });
   });
@@ -96,7 +96,7 @@ describe('OAuth sign-in through McpToolHost', () => {
     });
     try {
       await again.discover();
-      expect(again.getStatus().servers[0]?.status).toBe('connected');
+      expect(again.servers.status().servers[0]?.status).toBe('CONNECTED');
     } finally {
       await again.close();
     }

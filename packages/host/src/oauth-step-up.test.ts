@@ -120,17 +120,17 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
       ui: { openBrowser: createRedirectFollowingOpener() },
     });
     const authUrls: string[] = [];
-    host.on('auth-url', ({ url }) => authUrls.push(url));
-    quiet.on('auth-url', ({ url }) => authUrls.push(url));
+    host.on('sign-in-start', ({ url }) => authUrls.push(url));
+    quiet.on('sign-in-start', ({ url }) => authUrls.push(url));
     try {
       await host.discover();
-      await host.authenticate('secure');
+      await host.servers.authenticate({ serverName: 'secure' });
       expect(servers.requestedScopes).toEqual(['mcp:tools']);
-      expect((await host.callTool('whoami')).isError).toBe(false);
+      expect((await host.callTool({ name: 'whoami' })).isError).toBe(false);
 
       await quiet.discover();
-      expect(quiet.getStatus().servers[0]?.status).toBe('connected');
-      const refused = await quiet.callTool('admin-op');
+      expect(quiet.servers.status().servers[0]?.status).toBe('CONNECTED');
+      const refused = await quiet.callTool({ name: 'admin-op' });
       expect(refused.error?.code).toBe('AUTH_REQUIRED');
       expect(refused.error?.serverName).toBe('secure');
       expect(refused.display).toContain('needs more permissions (scope "mcp:tools mcp:admin")');
@@ -139,7 +139,7 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
       expect(servers.requestedScopes).toHaveLength(1);
       expect(authUrls).toHaveLength(1);
 
-      const stepped = await host.callTool('admin-op');
+      const stepped = await host.callTool({ name: 'admin-op' });
       expect(stepped.error?.message ?? '').toBe('');
       expect(stepped.display).toBe('admin ok');
       expect(servers.requestedScopes).toHaveLength(2);
@@ -147,7 +147,7 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
       expect(new URL(authUrls[1] ?? '').searchParams.get('resource')).toBe(servers.mcpUrl);
       expect(scopesOf((await tokens.get('secure'))?.token.scope)).toEqual(['mcp:admin', 'mcp:tools']);
       // The other host reads the same store: the new token now works there too, without a flow.
-      expect((await quiet.callTool('admin-op')).display).toBe('admin ok');
+      expect((await quiet.callTool({ name: 'admin-op' })).display).toBe('admin ok');
       expect(servers.requestedScopes).toHaveLength(2);
     } finally {
       await quiet.close();
@@ -165,8 +165,8 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
       ui: { openBrowser: createRedirectFollowingOpener() },
     });
     try {
-      await host.authenticate('secure');
-      const result = await host.callTool('admin-op');
+      await host.servers.authenticate({ serverName: 'secure' });
+      const result = await host.callTool({ name: 'admin-op' });
       expect(result.error?.code).toBe('STEP_UP_LIMIT');
       expect(result.error?.serverName).toBe('secure');
       expect(result.display).toContain('MCP server "secure" still refuses to call tool "admin-op" with insufficient_scope');
@@ -175,7 +175,7 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
       expect(servers.requestedScopes).toHaveLength(2);
       expect(scopesOf(servers.requestedScopes[1])).toEqual(['mcp:admin', 'mcp:tools']);
       // The connection survives: calls the token allows still work.
-      expect((await host.callTool('whoami')).isError).toBe(false);
+      expect((await host.callTool({ name: 'whoami' })).isError).toBe(false);
     } finally {
       await host.close();
       servers.grantAdmin = true;
@@ -200,8 +200,8 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
     try {
       // oauth.enabled: discover() signs in at connect time.
       await host.discover();
-      expect(host.getStatus().servers[0]?.status).toBe('connected');
-      expect((await host.callTool('admin-op')).display).toBe('admin ok');
+      expect(host.servers.status().servers[0]?.status).toBe('CONNECTED');
+      expect((await host.callTool({ name: 'admin-op' })).display).toBe('admin ok');
       expect(opened).toHaveLength(2);
       expect(servers.requestedScopes.map(scopesOf)).toEqual([['mcp:tools'], ['mcp:admin', 'mcp:tools']]);
     } finally {

@@ -78,29 +78,45 @@ export interface RunPromptCommandOptions {
   /** The server's connected client, when it is connected. */
   readonly client: Client | undefined;
   /** Aborts `prompts/get`. */
-  readonly signal?: AbortSignal;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /**
- * Parse the arguments of a prompt command, call `prompts/get` and return the prompt text for the model.
+ * Parse the arguments of a prompt command line, then {@link fetchPrompt}.
  *
- * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_FOUND`, `PROMPT_FAILED` or `INVALID_PROMPT_RESPONSE`.
+ * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_CONNECTED`, `REQUEST_FAILED` or `INVALID_RESPONSE`.
  */
-export async function runPromptCommand(options: RunPromptCommandOptions): Promise<SlashCommandResult> {
-  const { command, client } = options;
-  const parsed = parsePromptArguments(options.args, command.arguments);
-  if (parsed.missing.length > 0) {
+export function runPromptCommand(options: RunPromptCommandOptions): Promise<SlashCommandResult> {
+  const parsed = parsePromptArguments(options.args, options.command.arguments);
+  return fetchPrompt({ ...options, values: parsed.values });
+}
+
+/**
+ * Check that every required argument has a value, call `prompts/get` and return the prompt text
+ * for the model.
+ *
+ * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_CONNECTED`, `REQUEST_FAILED` or `INVALID_RESPONSE`.
+ */
+export async function fetchPrompt(options: {
+  readonly command: PromptCommand;
+  readonly values: Readonly<Record<string, string>>;
+  readonly client: Client | undefined;
+  readonly signal?: AbortSignal | undefined;
+}): Promise<Extract<SlashCommandResult, { kind: 'prompt' }>> {
+  const { command, client, values } = options;
+  const missing = command.arguments.filter((argument) => argument.required && values[argument.name] === undefined).map((argument) => argument.name);
+  if (missing.length > 0) {
     throw new HostError({
       code: 'MISSING_PROMPT_ARGUMENTS',
       serverName: command.serverName,
       commandName: command.name,
-      missingArguments: parsed.missing,
-      message: `Missing required argument(s) for /${command.name}: ${parsed.missing.map((name) => `--${name}`).join(', ')}. Example: /${command.name} ${parsed.missing.map((name) => `--${name}="..."`).join(' ')}`,
+      missingArguments: missing,
+      message: `Missing required argument(s) for /${command.name}: ${missing.map((name) => `--${name}`).join(', ')}. Example: /${command.name} ${missing.map((name) => `--${name}="..."`).join(' ')}`,
     });
   }
   if (!client) {
     throw new HostError({
-      code: 'SERVER_NOT_FOUND',
+      code: 'SERVER_NOT_CONNECTED',
       serverName: command.serverName,
       commandName: command.name,
       message: `MCP server "${command.serverName}" is not connected, so /${command.name} cannot run. Check the server with /mcp.`,
@@ -109,12 +125,12 @@ export async function runPromptCommand(options: RunPromptCommandOptions): Promis
   let result: GetPromptResult;
   try {
     result = await client.getPrompt(
-      { name: command.promptName, arguments: parsed.values },
+      { name: command.promptName, arguments: { ...values } },
       { timeout: PROMPT_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) },
     );
   } catch (error) {
     throw new HostError({
-      code: 'PROMPT_FAILED',
+      code: 'REQUEST_FAILED',
       serverName: command.serverName,
       commandName: command.name,
       message: `Error invoking prompt "${command.promptName}" of MCP server "${command.serverName}": ${error instanceof Error ? error.message : String(error)}`,
@@ -124,7 +140,7 @@ export async function runPromptCommand(options: RunPromptCommandOptions): Promis
   const text = promptText(result);
   if (!text) {
     throw new HostError({
-      code: 'INVALID_PROMPT_RESPONSE',
+      code: 'INVALID_RESPONSE',
       serverName: command.serverName,
       commandName: command.name,
       message: `MCP server "${command.serverName}" returned no text for prompt "${command.promptName}"; nothing can be sent to the model.`,
@@ -135,7 +151,7 @@ export async function runPromptCommand(options: RunPromptCommandOptions): Promis
     commandName: command.name,
     serverName: command.serverName,
     promptName: command.promptName,
-    arguments: parsed.values,
+    arguments: { ...values },
     text,
     messages: result.messages.map((message) => ({ role: message.role, content: message.content })),
   };

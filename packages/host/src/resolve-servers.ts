@@ -66,6 +66,8 @@ export interface ResolvedServer extends ServerDefinition {
   readonly transport: ServerTransportInfo;
   /** Why the settings block the server, as the config's stable code (`EXCLUDED`, `NOT_ALLOWED`, `UNTRUSTED_PROJECT`, ...). */
   readonly blockedCode?: string | undefined;
+  /** With `UNTRUSTED_PROJECT`: the project folder that would have to be trusted, and the command that trusts it. */
+  readonly untrustedProject?: { readonly folder: string; readonly trustCommand: string } | undefined;
 }
 
 /** The servers to manage, plus what went wrong reading them. */
@@ -120,6 +122,10 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
       transport: server.transport,
       blockedReason: server.blockReason?.message,
       blockedCode: server.blockReason?.code,
+      untrustedProject:
+        server.blockReason?.projectFolder !== undefined
+          ? { folder: server.blockReason.projectFolder, trustCommand: server.blockReason.trustCommand ?? 'toolhost trust' }
+          : undefined,
       disabled: !server.enabled,
     })),
     errors: loaded.errors,

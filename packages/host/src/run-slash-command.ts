@@ -3,14 +3,7 @@ import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.js';
 import { HostError } from './host-error.js';
 import type { HostStatus } from './host-status.js';
 import { runPromptCommand } from './prompt-commands.js';
-import {
-  formatPromptHelp,
-  parseSlashCommandLine,
-  type ExecuteSlashCommandRequest,
-  type ExecuteSlashCommandResponse,
-  type PromptCommand,
-  type SlashCommandResult,
-} from './slash-command.js';
+import { formatPromptHelp, parseSlashCommandLine, type PromptCommand, type SlashCommandResult } from './slash-command.js';
 
 /** What running a slash command needs from the host. */
 export interface SlashCommandContext {
@@ -49,22 +42,4 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
     client: context.getClient(command.serverName),
     ...(context.signal ? { signal: context.signal } : {}),
   });
-}
-
-/** Run a `command/execute` request; never throws (a failure answers `FAILED_TO_START`). */
-export async function executeSlashCommand(
-  request: ExecuteSlashCommandRequest,
-  options: { readonly executionId: string; readonly run: (line: string) => Promise<SlashCommandResult> },
-): Promise<ExecuteSlashCommandResponse> {
-  const { executionId } = options;
-  const line = `/${request.commandPath.join(' ')}${request.args ? ` ${request.args}` : ''}`;
-  try {
-    const result = await options.run(line);
-    return { executionId, status: 'STARTED', message: '', result };
-  } catch (error) {
-    const hostError = HostError.isInstance(error)
-      ? error
-      : new HostError({ code: 'PROMPT_FAILED', message: error instanceof Error ? error.message : String(error), cause: error });
-    return { executionId, status: 'FAILED_TO_START', message: hostError.message, error: hostError };
-  }
 }

@@ -43,22 +43,23 @@ describe('McpToolHost reading settings files', () => {
     };
     // Until the user trusts the project folder, its servers are blocked with a stable code.
     const untrusted = await McpToolHost.create(options);
-    const blocked = untrusted.getStatus().servers.find((status) => status.name === 'fromProject');
-    expect([blocked?.status, blocked?.errorCode]).toEqual(['blocked', 'UNTRUSTED_PROJECT']);
+    const blocked = untrusted.servers.status().servers.find((status) => status.name === 'fromProject');
+    expect([blocked?.status, blocked?.errorCode]).toEqual(['BLOCKED', 'UNTRUSTED_PROJECT']);
     await untrusted.close();
     await trustFolder({ appDir: '.myapp', homeDir: home, folder: project });
     const host = await McpToolHost.create(options);
     try {
-      expect(host.configErrors.length).toBeGreaterThan(0);
-      expect(host.configErrors.map((error) => error.message).join('\n')).toContain('broken');
+      const { warnings } = host.servers.status();
+      expect(warnings.length).toBeGreaterThan(0);
+      expect(warnings.map((warning) => warning.message).join('\n')).toContain('broken');
       await host.discover();
-      expect(host.getStatus().servers.map((s) => [s.name, s.status])).toEqual([
-        ['fromUser', 'connected'],
-        ['fromProject', 'connected'],
+      expect(host.servers.status().servers.map((s) => [s.name, s.status])).toEqual([
+        ['fromUser', 'CONNECTED'],
+        ['fromProject', 'CONNECTED'],
       ]);
-      const env = await host.callTool('fromProject__env', { names: ['GREETING'] });
+      const env = await host.callTool({ name: 'fromProject__env', arguments: { names: ['GREETING'] } });
       expect(env.parts[0]).toEqual({ type: 'text', text: JSON.stringify({ GREETING: 'hello from env' }) });
-      expect(host.formatStatus()).not.toContain('hello from env');
+      expect(host.servers.formatStatus()).not.toContain('hello from env');
     } finally {
       await host.close();
     }
@@ -79,10 +80,10 @@ describe('McpToolHost reading settings files', () => {
     const byDefault = await McpToolHost.create({ ...base, trustCommand: '/trust' });
     try {
       await byDefault.discover();
-      const blocked = byDefault.getStatus().servers.find((status) => status.name === 'fromProject');
-      expect([blocked?.status, blocked?.errorCode]).toEqual(['blocked', 'UNTRUSTED_PROJECT']);
+      const blocked = byDefault.servers.status().servers.find((status) => status.name === 'fromProject');
+      expect([blocked?.status, blocked?.errorCode]).toEqual(['BLOCKED', 'UNTRUSTED_PROJECT']);
       expect(blocked?.lastError).toContain('"/trust"');
-      expect(byDefault.listToolDefinitions()).toEqual([]);
+      expect(byDefault.servers.listTools()).toEqual([]);
     } finally {
       await byDefault.close();
     }
@@ -91,8 +92,8 @@ describe('McpToolHost reading settings files', () => {
     const trusted = await McpToolHost.create({ ...base, trustProject: true });
     try {
       await trusted.discover();
-      expect(trusted.getStatus().servers.map((status) => [status.name, status.status])).toEqual([['fromProject', 'connected']]);
-      const echo = await trusted.callTool('echo', { message: 'trusted' });
+      expect(trusted.servers.status().servers.map((status) => [status.name, status.status])).toEqual([['fromProject', 'CONNECTED']]);
+      const echo = await trusted.callTool({ name: 'echo', arguments: { message: 'trusted' } });
       expect([echo.error?.code, echo.display]).toEqual([undefined, 'trusted']);
     } finally {
       await trusted.close();
@@ -103,7 +104,7 @@ describe('McpToolHost reading settings files', () => {
     await trustFolder({ appDir: '.myapp', homeDir: home, folder: project });
     const refused = await McpToolHost.create({ ...base, trustProject: false });
     try {
-      expect(refused.getStatus().servers[0]?.errorCode).toBe('UNTRUSTED_PROJECT');
+      expect(refused.servers.status().servers[0]?.errorCode).toBe('UNTRUSTED_PROJECT');
     } finally {
       await refused.close();
     }
@@ -111,6 +112,6 @@ describe('McpToolHost reading settings files', () => {
 
   it('rejects an adapter written for another contract version', async () => {
     const adapter = { specificationVersion: 'v2', provider: 'future' } as never;
-    await expect(McpToolHost.create({ settings: {}, adapter })).rejects.toMatchObject({ code: 'INVALID_OPTIONS' });
+    await expect(McpToolHost.create({ settings: {}, adapter })).rejects.toMatchObject({ code: 'UNSUPPORTED_ADAPTER' });
   });
 });

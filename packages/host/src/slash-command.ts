@@ -23,37 +23,6 @@ export interface SlashCommand {
   readonly subCommands: readonly SlashCommand[];
 }
 
-/** The answer of `listCommands()`, shaped like `GetAllSlashCommandsResponse`. */
-export interface GetAllSlashCommandsResponse {
-  /** Every top-level command: built-ins first, then one per MCP prompt. */
-  readonly commands: readonly SlashCommand[];
-}
-
-/** A request to `executeCommand()`, shaped like `ExecuteSlashCommandRequest`. */
-export interface ExecuteSlashCommandRequest {
-  /** The path to the command: `['poem-writer']`, `['mcp', 'desc']`. */
-  readonly commandPath: readonly string[];
-  /** The arguments as one string (`--title="x" --mood=y` or positional). */
-  readonly args?: string;
-}
-
-/** Outcome of `executeCommand()`: `STARTED` (it ran; see `result`) or `FAILED_TO_START` (see `message` and `error`). */
-export type CommandExecutionStatus = 'STARTED' | 'FAILED_TO_START';
-
-/** The answer of `executeCommand()`, shaped like `ExecuteSlashCommandResponse`, plus the command's output. */
-export interface ExecuteSlashCommandResponse {
-  /** Unique id of this execution. */
-  readonly executionId: string;
-  /** Whether the command ran. */
-  readonly status: CommandExecutionStatus;
-  /** Why it failed to start (empty when it ran). */
-  readonly message: string;
-  /** The command's output when it ran. */
-  readonly result?: SlashCommandResult;
-  /** The typed error when it failed to start. */
-  readonly error?: HostError;
-}
-
 /** An MCP prompt offered as a slash command. */
 export interface PromptCommand {
   /** Slash command name, unique across servers and built-ins (`poem-writer`, or `other__poem-writer` on a clash). */

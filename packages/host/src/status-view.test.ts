@@ -22,8 +22,8 @@ describe('status view over HTTP servers', () => {
         },
         mcp: { excluded: ['excluded'] },
       },
-      ui: { onStatusChange: (change) => statusChanges.push(`${change.serverName}:${change.status}`) },
     });
+    host.on('server-status-change', (change) => statusChanges.push(`${change.serverName}:${change.status}`));
     await host.discover();
   });
 
@@ -34,7 +34,7 @@ describe('status view over HTTP servers', () => {
   });
 
   it('shows URLs without secrets, header names without values, and each server\u2019s state', () => {
-    const text = host.formatStatus();
+    const text = host.servers.formatStatus();
     expect(text).toContain('📡 remote (CONNECTED)');
     expect(text).toContain(`URL: ${open.url}?token=*** (http)`);
     expect(text).toContain('Headers: Authorization (values hidden)');
@@ -42,26 +42,26 @@ describe('status view over HTTP servers', () => {
     expect(text).not.toContain('header-secret');
     expect(text).toMatch(/🔌 missing \(DISCONNECTED\)\n {2}Command: \/definitely\/not\/a\/real\/binary[^\n]*\n(?: {2}[^\n]*\n)* {2}Error: /);
     expect(text).toMatch(/⛔ excluded \(BLOCKED\)\n(?: {2}[^\n]*\n)* {2}Error: [^\n]*mcp\.excluded/);
-    expect(statusChanges).toContain('remote:connected');
-    expect(statusChanges).toContain('missing:disconnected');
+    expect(statusChanges).toContain('remote:CONNECTED');
+    expect(statusChanges).toContain('missing:DISCONNECTED');
   });
 
   it('reports a server that answers 401 as needing authentication', async () => {
-    const locked = host.getStatus().servers.find((server) => server.name === 'locked');
-    expect(locked?.status).toBe('disconnected');
+    const locked = host.servers.status().servers.find((server) => server.name === 'locked');
+    expect(locked?.status).toBe('DISCONNECTED');
     expect(locked?.needsAuthentication).toBe(true);
-    expect(host.formatStatus({ serverName: 'locked' })).toContain('Authentication: required — run /mcp auth locked');
-    const listing = await host.runSlashCommand('/mcp auth');
+    expect(host.servers.formatStatus({ serverName: 'locked' })).toContain('Authentication: required — run /mcp auth locked');
+    const listing = await host.commands.run({ line: '/mcp auth' });
     expect(listing.text).toBe('MCP servers that need authentication:\n  - locked: run /mcp auth locked');
   });
 
   it('gives each server that is not connected a stable error code, so callers never match message text', () => {
-    const codes = Object.fromEntries(host.getStatus().servers.map((server) => [server.name, server.errorCode]));
+    const codes = Object.fromEntries(host.servers.status().servers.map((server) => [server.name, server.errorCode]));
     expect(codes).toEqual({ remote: undefined, locked: 'AUTH_REQUIRED', missing: 'SPAWN_FAILED', excluded: 'EXCLUDED' });
   });
 
   it('refuses OAuth for stdio and unknown servers with a typed error', async () => {
-    await expect(host.authenticate('missing')).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });
-    await expect(host.authenticate('nope')).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });
+    await expect(host.servers.authenticate({ serverName: 'missing' })).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });
+    await expect(host.servers.authenticate({ serverName: 'nope' })).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
-import type { ToolCall } from './tool-call.js';
-import type { ToolCallProgressEvent } from './ui-hooks.js';
+import type { ToolCall } from '@toolhost/contract';
+import type { ToolCallProgressEvent } from './host-events.js';
 import { fixtureServer } from './test-support.js';
 
 function isAlive(pid: number): boolean {
@@ -26,10 +26,10 @@ describe('tool calls: progress, timeout, cancellation, close', () => {
           basic: fixtureServer('basic', { trust: true }),
         },
       },
-      ui: { onProgress: (event) => progress.push(event) },
       maxTotalCallTimeoutMs: 10_000,
     });
     host.on('tool-call-update', (call) => updates.push(call));
+    host.on('tool-call-progress', (event) => progress.push(event));
     await host.discover();
   });
 
@@ -40,7 +40,7 @@ describe('tool calls: progress, timeout, cancellation, close', () => {
   it('keeps a call alive past its timeout while progress arrives, with live content', async () => {
     progress.length = 0;
     updates.length = 0;
-    const result = await host.callTool('slow', { delayMs: 3_000 }, { toolCallId: 'long' });
+    const result = await host.callTool({ name: 'slow', arguments: { delayMs: 3_000 }, toolCallId: 'long' });
     expect(result.isError).toBe(false);
     expect(progress.length).toBeGreaterThan(3);
     expect(progress[0]).toMatchObject({ toolCallId: 'long', serverName: 'slow', toolName: 'slow' });
@@ -58,9 +58,11 @@ describe('tool calls: progress, timeout, cancellation, close', () => {
     });
     try {
       await capped.discover();
+      // Progress is asked for (and resets the timeout) because someone listens to it.
+      capped.on('tool-call-progress', () => undefined);
       const started = Date.now();
-      const result = await capped.callTool('slow', { delayMs: 10_000 });
-      expect(result.error?.code).toBe('TOOL_CALL_TIMEOUT');
+      const result = await capped.callTool({ name: 'slow', arguments: { delayMs: 10_000 } });
+      expect(result.error?.code).toBe('REQUEST_TIMEOUT');
       expect(result.toolCall.status).toBe('FAILED');
       const elapsed = Date.now() - started;
       expect(elapsed).toBeGreaterThanOrEqual(2_900);
@@ -73,15 +75,15 @@ describe('tool calls: progress, timeout, cancellation, close', () => {
   it('cancels a running call: CANCELLED, and the server receives notifications/cancelled', async () => {
     updates.length = 0;
     const controller = new AbortController();
-    const unsubscribe = host.on('tool-progress', () => controller.abort());
-    const result = await host.callTool('slow', { delayMs: 5_000 }, { signal: controller.signal, toolCallId: 'abort-me' });
+    const unsubscribe = host.on('tool-call-progress', () => controller.abort());
+    const result = await host.callTool({ name: 'slow', arguments: { delayMs: 5_000 }, toolCallId: 'abort-me' }, { signal: controller.signal });
     unsubscribe();
-    expect(result.error?.code).toBe('TOOL_CALL_CANCELLED');
+    expect(result.error?.code).toBe('CANCELLED');
     expect(updates.map((u) => u.status)).toEqual(expect.arrayContaining(['PENDING', 'EXECUTING', 'CANCELLED']));
     expect(updates.at(-1)?.status).toBe('CANCELLED');
     let stats = { cancelled: 0 };
     for (let attempt = 0; attempt < 50 && stats.cancelled === 0; attempt++) {
-      const statsResult = await host.callTool('slow-stats', {});
+      const statsResult = await host.callTool({ name: 'slow-stats', arguments: {} });
       stats = statsResult.structuredContent as { cancelled: number };
       if (stats.cancelled === 0) await new Promise((resolve) => setTimeout(resolve, 50));
     }
@@ -89,20 +91,20 @@ describe('tool calls: progress, timeout, cancellation, close', () => {
   });
 
   it('does not start a call whose signal is already aborted', async () => {
-    const result = await host.callTool('echo', { message: 'x' }, { signal: AbortSignal.abort() });
-    expect(result.error?.code).toBe('TOOL_CALL_CANCELLED');
+    const result = await host.callTool({ name: 'echo', arguments: { message: 'x' } }, { signal: AbortSignal.abort() });
+    expect(result.error?.code).toBe('CANCELLED');
     expect(result.toolCall.status).toBe('CANCELLED');
   });
 
   it('close() ends every child process, and the host refuses further use', async () => {
     const other = await McpToolHost.create({ settings: { mcpServers: { basic: fixtureServer('basic', { trust: true }) } } });
     await other.discover();
-    const part = (await other.callTool('cwd', {})).parts[0];
+    const part = (await other.callTool({ name: 'cwd', arguments: {} })).parts[0];
     const { pid } = JSON.parse(part?.type === 'text' ? part.text : '{}') as { pid: number };
     expect(isAlive(pid)).toBe(true);
     await other.close();
     for (let attempt = 0; attempt < 50 && isAlive(pid); attempt++) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(isAlive(pid)).toBe(false);
-    await expect(other.callTool('cwd', {})).rejects.toMatchObject({ code: 'HOST_CLOSED' });
+    await expect(other.callTool({ name: 'cwd', arguments: {} })).rejects.toMatchObject({ code: 'CLOSED' });
   });
 });

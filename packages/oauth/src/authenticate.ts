@@ -57,8 +57,10 @@ export interface AuthenticateOptions {
 export function serverUrlOf(serverName: string, config: McpServerConfig): string {
   const url = config.httpUrl ?? config.url;
   if (!url) {
-    throw new OAuthError(`MCP server '${serverName}' has no url or httpUrl; OAuth applies to remote servers only.`, {
-      code: 'INVALID_CONFIG', serverName,
+    throw new OAuthError({
+      code: 'INVALID_CONFIG',
+      message: `MCP server '${serverName}' has no url or httpUrl; OAuth applies to remote servers only.`,
+      serverName,
     });
   }
   return url;
@@ -126,15 +128,18 @@ export async function authenticate(
 
   if (grantType !== 'authorization_code') {
     if (!oauth.clientId) {
-      throw new OAuthError(`MCP server '${serverName}' uses grantType "${grantType}", which needs a pre-registered oauth.clientId.`, {
-        code: 'INVALID_CONFIG', serverName,
+      throw new OAuthError({
+        code: 'INVALID_CONFIG',
+        message: `MCP server '${serverName}' uses grantType "${grantType}", which needs a pre-registered oauth.clientId.`,
+        serverName,
       });
     }
     if (grantType === 'client_credentials' && !oauth.clientSecret && !assertionKey) {
-      throw new OAuthError(
-        `MCP server '${serverName}' uses the client credentials grant but has neither oauth.clientSecret nor a private key (oauth.privateKey or oauth.privateKeyFile).`,
-        { code: 'INVALID_CONFIG', serverName },
-      );
+      throw new OAuthError({
+        code: 'INVALID_CONFIG',
+        message: `MCP server '${serverName}' uses the client credentials grant but has neither oauth.clientSecret nor a private key (oauth.privateKey or oauth.privateKeyFile).`,
+        serverName,
+      });
     }
     const client: StoredClient = {
       clientId: oauth.clientId,
@@ -219,9 +224,12 @@ export async function authenticate(
       if (!options.onAuthorizationUrl) {
         throw OAuthError.isInstance(error)
           ? error
-          : new OAuthError(`Could not open a browser for MCP server '${serverName}': ${(error as Error).message}`, {
-              code: 'BROWSER_OPEN_FAILED', serverName, cause: error,
-            });
+          : new OAuthError({
+            code: 'BROWSER_OPEN_FAILED',
+            message: `Could not open a browser for MCP server '${serverName}': ${(error as Error).message}`,
+            serverName,
+            cause: error,
+          });
       }
     }
     const code = await codePromise;

@@ -49,8 +49,9 @@ export function assertPkceSupport(options: {
   if (methods === undefined && options.allowMissingPkceSupport) return;
   if (methods?.includes('S256')) return;
   const issue = methods === undefined ? 'does not advertise code_challenge_methods_supported' : `supports only ${methods.join(', ') || 'no'} PKCE methods`;
-  throw new OAuthError(
-    `The authorization server of MCP server '${options.serverName}' (${options.authorizationServer.issuer}) ${issue}, so PKCE S256 cannot be verified.${methods === undefined ? ' If you trust it, set "oauth.allowMissingPkceSupport": true in the server entry.' : ''}`,
-    { code: 'PKCE_UNSUPPORTED', serverName: options.serverName },
-  );
+  throw new OAuthError({
+    code: 'PKCE_UNSUPPORTED',
+    message: `The authorization server of MCP server '${options.serverName}' (${options.authorizationServer.issuer}) ${issue}, so PKCE S256 cannot be verified.${methods === undefined ? ' If you trust it, set "oauth.allowMissingPkceSupport": true in the server entry.' : ''}`,
+    serverName: options.serverName,
+  });
 }

@@ -105,8 +105,10 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     if (state !== options.expectedState) {
       send(400, 'Authentication failed', 'The state parameter does not match this login attempt.');
       return finish(
-        new OAuthError(`The OAuth callback${serverName ? ` for MCP server '${serverName}'` : ''} carried a state that does not match this login (possible CSRF); authenticate again.`, {
-          code: 'STATE_MISMATCH', serverName,
+        new OAuthError({
+          code: 'STATE_MISMATCH',
+          message: `The OAuth callback${serverName ? ` for MCP server '${serverName}'` : ''} carried a state that does not match this login (possible CSRF); authenticate again.`,
+          serverName,
         }),
       );
     }
@@ -114,20 +116,23 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     if (options.expectedIssuer && (iss === null ? options.requireIssuer : iss !== options.expectedIssuer)) {
       send(400, 'Authentication failed', 'The response comes from an unexpected authorization server.');
       return finish(
-        new OAuthError(
-          `The OAuth callback${serverName ? ` for MCP server '${serverName}'` : ''} ${iss === null ? 'has no iss parameter' : `names issuer ${JSON.stringify(iss.slice(0, 200))}`} but ${options.expectedIssuer} was expected (RFC 9207); authenticate again.`,
-          { code: 'ISSUER_MISMATCH', serverName },
-        ),
+        new OAuthError({
+          code: 'ISSUER_MISMATCH',
+          message: `The OAuth callback${serverName ? ` for MCP server '${serverName}'` : ''} ${iss === null ? 'has no iss parameter' : `names issuer ${JSON.stringify(iss.slice(0, 200))}`} but ${options.expectedIssuer} was expected (RFC 9207); authenticate again.`,
+          serverName,
+        }),
       );
     }
     if (error) {
       const description = url.searchParams.get('error_description') ?? '';
       send(400, 'Authentication failed', `${error}${description ? `: ${description}` : ''}`);
       return finish(
-        new OAuthError(
-          `The authorization server refused the login${serverName ? ` for MCP server '${serverName}'` : ''}: ${JSON.stringify(error)}${description ? ` (${JSON.stringify(description.slice(0, 300))})` : ''}.`,
-          { code: 'AUTHORIZATION_DENIED', serverName, oauthErrorCode: error },
-        ),
+        new OAuthError({
+          code: 'AUTHORIZATION_DENIED',
+          message: `The authorization server refused the login${serverName ? ` for MCP server '${serverName}'` : ''}: ${JSON.stringify(error)}${description ? ` (${JSON.stringify(description.slice(0, 300))})` : ''}.`,
+          serverName,
+          oauthErrorCode: error,
+        }),
       );
     }
     const code = url.searchParams.get('code');
@@ -138,10 +143,13 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   const servers: Server[] = [];
   const primary = createServer(handler);
   const listenError = (error: unknown) =>
-    new OAuthError(
-      `Could not listen for the OAuth callback on ${requested.host}: ${(error as Error).message}. Free the port or set oauth.redirectUri to another loopback port.`,
-      { code: 'CALLBACK_PORT_IN_USE', serverName, url: requested.href, cause: error },
-    );
+    new OAuthError({
+      code: 'CALLBACK_PORT_IN_USE',
+      message: `Could not listen for the OAuth callback on ${requested.host}: ${(error as Error).message}. Free the port or set oauth.redirectUri to another loopback port.`,
+      serverName,
+      url: requested.href,
+      cause: error,
+    });
   let port: number;
   try {
     port = await listen(primary, requestedPort, bindHosts[0]!);
@@ -160,17 +168,24 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   const actual = new URL(requested.href);
   actual.port = String(port);
   const timer = setTimeout(
-    () => finish(new OAuthError(`No OAuth callback arrived${serverName ? ` for MCP server '${serverName}'` : ''} within ${Math.round((options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS) / 1000)} s; authenticate again.`, { code: 'CALLBACK_TIMEOUT', serverName })),
+    () =>
+      finish(
+        new OAuthError({
+          code: 'CALLBACK_TIMEOUT',
+          message: `No OAuth callback arrived${serverName ? ` for MCP server '${serverName}'` : ''} within ${Math.round((options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS) / 1000)} s; authenticate again.`,
+          serverName,
+        }),
+      ),
     options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
   );
   timer.unref();
-  const onAbort = () => finish(new OAuthError('The OAuth flow was cancelled.', { code: 'CANCELLED', serverName, cause: options.signal?.reason }));
+  const onAbort = () => finish(new OAuthError({ code: 'CANCELLED', message: 'The OAuth flow was cancelled.', serverName, cause: options.signal?.reason }));
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const close = async () => {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);
-    finish(new OAuthError('The OAuth callback server was closed.', { code: 'CANCELLED', serverName }));
+    finish(new OAuthError({ code: 'CANCELLED', message: 'The OAuth callback server was closed.', serverName }));
     await Promise.all(servers.map(closeServer));
   };
   return {

@@ -4,7 +4,12 @@ import { OAuthError } from './oauth-error.js';
 
 describe('challengeFromError', () => {
   it('reads the error code and scope of an OAuthError, also as the cause of another error', () => {
-    const oauth = new OAuthError('needs more', { code: 'AUTH_REQUIRED', oauthErrorCode: 'insufficient_scope', requiredScope: 'a b' });
+    const oauth = new OAuthError({
+      code: 'AUTH_REQUIRED',
+      message: 'needs more',
+      oauthErrorCode: 'insufficient_scope',
+      requiredScope: 'a b',
+    });
     expect(challengeFromError(oauth)).toEqual({ error: 'insufficient_scope', scope: 'a b' });
     const wrapped = new Error('tools/call failed', { cause: new Error('inner', { cause: oauth }) });
     expect(isInsufficientScopeError(wrapped)).toBe(true);
@@ -23,6 +28,6 @@ describe('challengeFromError', () => {
   it('returns undefined for errors without a challenge', () => {
     expect(challengeFromError(new Error('plain'))).toBeUndefined();
     expect(challengeFromError('text')).toBeUndefined();
-    expect(isInsufficientScopeError(new OAuthError('x', { code: 'AUTH_REQUIRED' }))).toBe(false);
+    expect(isInsufficientScopeError(new OAuthError({ code: 'AUTH_REQUIRED', message: 'x' }))).toBe(false);
   });
 });

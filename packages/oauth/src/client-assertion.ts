@@ -44,8 +44,11 @@ export async function loadClientAssertionKey(serverName: string, oauth: McpOAuth
     try {
       pem = await readFile(oauth.privateKeyFile, 'utf8');
     } catch (error) {
-      throw new OAuthError(`Could not read oauth.privateKeyFile of MCP server '${serverName}' (${oauth.privateKeyFile}): ${(error as Error).message}`, {
-        code: 'INVALID_CONFIG', serverName, cause: error,
+      throw new OAuthError({
+        code: 'INVALID_CONFIG',
+        message: `Could not read oauth.privateKeyFile of MCP server '${serverName}' (${oauth.privateKeyFile}): ${(error as Error).message}`,
+        serverName,
+        cause: error,
       });
     }
   }
@@ -54,16 +57,20 @@ export async function loadClientAssertionKey(serverName: string, oauth: McpOAuth
   try {
     key = createPrivateKey({ key: pem, format: 'pem' });
   } catch (error) {
-    throw new OAuthError(`The private key of MCP server '${serverName}' is not a PEM private key (PKCS#8, PKCS#1 or SEC1): ${(error as Error).message}`, {
-      code: 'INVALID_CONFIG', serverName, cause: error,
+    throw new OAuthError({
+      code: 'INVALID_CONFIG',
+      message: `The private key of MCP server '${serverName}' is not a PEM private key (PKCS#8, PKCS#1 or SEC1): ${(error as Error).message}`,
+      serverName,
+      cause: error,
     });
   }
   const algorithm = oauth.signingAlgorithm ?? defaultSigningAlgorithm(key);
   if (!algorithm || !keyMatches(key, algorithm)) {
-    throw new OAuthError(
-      `The private key of MCP server '${serverName}' (${key.asymmetricKeyType ?? 'unknown'} key) cannot sign ${algorithm ?? 'any supported JWS algorithm'}; use an EC P-256/P-384/P-521 or RSA key, and set oauth.signingAlgorithm to match it.`,
-      { code: 'INVALID_CONFIG', serverName },
-    );
+    throw new OAuthError({
+      code: 'INVALID_CONFIG',
+      message: `The private key of MCP server '${serverName}' (${key.asymmetricKeyType ?? 'unknown'} key) cannot sign ${algorithm ?? 'any supported JWS algorithm'}; use an EC P-256/P-384/P-521 or RSA key, and set oauth.signingAlgorithm to match it.`,
+      serverName,
+    });
   }
   return { key, algorithm };
 }

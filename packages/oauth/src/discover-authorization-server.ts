@@ -117,17 +117,21 @@ async function readAuthorizationServer(
   const registrationEndpoint = await pick('registration_endpoint', config?.registrationUrl);
   const needsBrowser = (config?.grantType ?? 'authorization_code') === 'authorization_code';
   if ((needsBrowser && !authorizationEndpoint) || !tokenEndpoint) {
-    throw new OAuthError(
-      `The authorization server of MCP server '${serverName}' (${discoveredFrom}) has no authorization_endpoint or token_endpoint; set oauth.authorizationUrl and oauth.tokenUrl in the server entry.`,
-      { code: 'INVALID_METADATA', serverName, url: discoveredFrom },
-    );
+    throw new OAuthError({
+      code: 'INVALID_METADATA',
+      message: `The authorization server of MCP server '${serverName}' (${discoveredFrom}) has no authorization_endpoint or token_endpoint; set oauth.authorizationUrl and oauth.tokenUrl in the server entry.`,
+      serverName,
+      url: discoveredFrom,
+    });
   }
   const responseTypes = stringArray(body?.response_types_supported);
   if (needsBrowser && responseTypes && !responseTypes.includes('code')) {
-    throw new OAuthError(
-      `The authorization server of MCP server '${serverName}' does not support the authorization code flow (response_types_supported: ${responseTypes.join(', ')}).`,
-      { code: 'INVALID_METADATA', serverName, url: discoveredFrom },
-    );
+    throw new OAuthError({
+      code: 'INVALID_METADATA',
+      message: `The authorization server of MCP server '${serverName}' does not support the authorization code flow (response_types_supported: ${responseTypes.join(', ')}).`,
+      serverName,
+      url: discoveredFrom,
+    });
   }
   const issuer = typeof body?.issuer === 'string' ? body.issuer : (config?.issuer ?? discoveredFrom);
   return {
@@ -164,10 +168,12 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
   if (prm) {
     const declared = prm.body.resource;
     if (typeof declared !== 'string' || !resourceMatchesServer(declared, serverUrl)) {
-      throw new OAuthError(
-        `The protected resource metadata of MCP server '${serverName}' names resource ${JSON.stringify(declared)}, which does not match ${serverUrl}. The server may be misconfigured or malicious; nothing was opened or stored.`,
-        { code: 'RESOURCE_MISMATCH', serverName, url: prm.url.href },
-      );
+      throw new OAuthError({
+        code: 'RESOURCE_MISMATCH',
+        message: `The protected resource metadata of MCP server '${serverName}' names resource ${JSON.stringify(declared)}, which does not match ${serverUrl}. The server may be misconfigured or malicious; nothing was opened or stored.`,
+        serverName,
+        url: prm.url.href,
+      });
     }
     resource = declared;
     const servers = stringArray(prm.body.authorization_servers);
@@ -185,10 +191,12 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     return { authorizationServerUrl, authorizationServer, resource };
   }
   if (!asMetadata && !(config?.authorizationUrl && config.tokenUrl)) {
-    throw new OAuthError(
-      `Could not discover the OAuth configuration of MCP server '${serverName}': no authorization server metadata at ${asCandidates.map((u) => u.href).join(', ')}. Set oauth.authorizationUrl and oauth.tokenUrl in the server entry if the server does not publish metadata.`,
-      { code: 'DISCOVERY_FAILED', serverName, url: authorizationServerUrl },
-    );
+    throw new OAuthError({
+      code: 'DISCOVERY_FAILED',
+      message: `Could not discover the OAuth configuration of MCP server '${serverName}': no authorization server metadata at ${asCandidates.map((u) => u.href).join(', ')}. Set oauth.authorizationUrl and oauth.tokenUrl in the server entry if the server does not publish metadata.`,
+      serverName,
+      url: authorizationServerUrl,
+    });
   }
   const authorizationServer = await readAuthorizationServer(asMetadata?.body, authorizationServerUrl, options);
   const result: DiscoveryResult = { authorizationServerUrl, authorizationServer, resource };

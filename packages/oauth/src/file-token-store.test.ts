@@ -80,7 +80,7 @@ describe('FileTokenStore on disk', () => {
     await store.set(entry('a', 'https://as', 't'));
     await writeFile(store.filePath, '{ not json');
     const error = await store.get('a').catch((e: unknown) => e);
-    expect(OAuthError.isInstance(error) && error.code).toBe('TOKEN_STORE_FAILED');
+    expect(OAuthError.isInstance(error) && error.code).toBe('STORE_FAILED');
     expect((error as Error).message).toContain(store.filePath);
   });
 });

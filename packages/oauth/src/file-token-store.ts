@@ -64,8 +64,9 @@ export class FileTokenStore implements TokenStore {
       text = await readFile(this.filePath, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-      throw new OAuthError(`Could not read the OAuth token file ${this.filePath}: ${(error as Error).message}`, {
-        code: 'TOKEN_STORE_FAILED',
+      throw new OAuthError({
+        code: 'STORE_FAILED',
+        message: `Could not read the OAuth token file ${this.filePath}: ${(error as Error).message}`,
         cause: error,
       });
     }
@@ -73,10 +74,11 @@ export class FileTokenStore implements TokenStore {
       const parsed = JSON.parse(text) as Partial<FileContents>;
       return Array.isArray(parsed.entries) ? parsed.entries : [];
     } catch (error) {
-      throw new OAuthError(
-        `The OAuth token file ${this.filePath} is not valid JSON; delete it and authenticate again.`,
-        { code: 'TOKEN_STORE_FAILED', cause: error },
-      );
+      throw new OAuthError({
+        code: 'STORE_FAILED',
+        message: `The OAuth token file ${this.filePath} is not valid JSON; delete it and authenticate again.`,
+        cause: error,
+      });
     }
   }
 
@@ -102,8 +104,9 @@ export class FileTokenStore implements TokenStore {
       await rename(temporary, this.filePath);
     } catch (error) {
       await rm(temporary, { force: true }).catch(() => undefined);
-      throw new OAuthError(`Could not write the OAuth token file ${this.filePath}: ${(error as Error).message}`, {
-        code: 'TOKEN_STORE_FAILED',
+      throw new OAuthError({
+        code: 'STORE_FAILED',
+        message: `Could not write the OAuth token file ${this.filePath}: ${(error as Error).message}`,
         cause: error,
       });
     }

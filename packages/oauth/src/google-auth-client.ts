@@ -87,9 +87,10 @@ export abstract class GoogleProviderBase {
   }
 
   private rejected(): OAuthError {
-    return new OAuthError(
-      `MCP server '${this.serverName}' rejected the Google credentials; check the Application Default Credentials (gcloud auth application-default login), the scopes and the IAM permissions.`,
-      { code: 'GOOGLE_AUTH_FAILED', serverName: this.serverName },
-    );
+    return new OAuthError({
+      code: 'GOOGLE_AUTH_FAILED',
+      message: `MCP server '${this.serverName}' rejected the Google credentials; check the Application Default Credentials (gcloud auth application-default login), the scopes and the IAM permissions.`,
+      serverName: this.serverName,
+    });
   }
 }

@@ -59,10 +59,12 @@ export class GoogleCredentialProvider extends GoogleProviderBase implements OAut
       this.quotaProjectId = client.quotaProjectId;
       return this.bearerTokens(token, client.credentials?.expiry_date ?? undefined, now);
     } catch (error) {
-      throw new OAuthError(
-        `Could not get a Google access token for MCP server '${this.serverName}': ${(error as Error).message}. Run "gcloud auth application-default login" or set GOOGLE_APPLICATION_CREDENTIALS.`,
-        { code: 'GOOGLE_AUTH_FAILED', serverName: this.serverName, cause: error },
-      );
+      throw new OAuthError({
+        code: 'GOOGLE_AUTH_FAILED',
+        message: `Could not get a Google access token for MCP server '${this.serverName}': ${(error as Error).message}. Run "gcloud auth application-default login" or set GOOGLE_APPLICATION_CREDENTIALS.`,
+        serverName: this.serverName,
+        cause: error,
+      });
     }
   }
 
@@ -76,8 +78,9 @@ export class GoogleCredentialProvider extends GoogleProviderBase implements OAut
   }
 
   private configError(problem: string): OAuthError {
-    return new OAuthError(`MCP server '${this.options.serverName}' uses authProviderType google_credentials but ${problem}.`, {
+    return new OAuthError({
       code: 'INVALID_CONFIG',
+      message: `MCP server '${this.options.serverName}' uses authProviderType google_credentials but ${problem}.`,
       serverName: this.options.serverName,
     });
   }

@@ -37,10 +37,11 @@ export interface NonInteractiveGrantOptions {
 function assertGrantSupported(options: NonInteractiveGrantOptions, grant: string): void {
   const supported = options.authorizationServer.grantTypesSupported;
   if (supported && !supported.includes(grant)) {
-    throw new OAuthError(
-      `The authorization server of MCP server '${options.serverName}' (${options.authorizationServer.issuer}) does not support the ${grant} grant (grant_types_supported: ${supported.join(', ')}); check oauth.grantType.`,
-      { code: 'GRANT_TYPE_UNSUPPORTED', serverName: options.serverName },
-    );
+    throw new OAuthError({
+      code: 'GRANT_TYPE_UNSUPPORTED',
+      message: `The authorization server of MCP server '${options.serverName}' (${options.authorizationServer.issuer}) does not support the ${grant} grant (grant_types_supported: ${supported.join(', ')}); check oauth.grantType.`,
+      serverName: options.serverName,
+    });
   }
 }
 
@@ -73,8 +74,10 @@ export async function requestTokenWithoutBrowser(options: NonInteractiveGrantOpt
   }
   assertGrantSupported(options, JWT_BEARER_GRANT_TYPE);
   if (!oauth.idp) {
-    throw new OAuthError(`MCP server '${serverName}' uses grantType "enterprise_managed" but has no oauth.idp block (clientId, tokenUrl or issuer).`, {
-      code: 'INVALID_CONFIG', serverName,
+    throw new OAuthError({
+      code: 'INVALID_CONFIG',
+      message: `MCP server '${serverName}' uses grantType "enterprise_managed" but has no oauth.idp block (clientId, tokenUrl or issuer).`,
+      serverName,
     });
   }
   const idJag = await requestIdJag({

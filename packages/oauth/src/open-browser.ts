@@ -17,10 +17,12 @@ export function assertBrowserSafeUrl(url: string, context: { serverName?: string
   const what = context.what ?? 'authorization URL';
   const parsed = parseSafeHttpUrl(url, { serverName: context.serverName, what });
   if (SHELL_METACHARACTERS.test(url) || SHELL_METACHARACTERS.test(parsed.href)) {
-    throw new OAuthError(
-      `Refused ${what} ${JSON.stringify(url).slice(0, 200)}${context.serverName ? ` from MCP server '${context.serverName}'` : ''}: it contains shell metacharacters. Nothing was opened or stored.`,
-      { code: 'UNSAFE_URL', serverName: context.serverName, url },
-    );
+    throw new OAuthError({
+      code: 'UNSAFE_URL',
+      message: `Refused ${what} ${JSON.stringify(url).slice(0, 200)}${context.serverName ? ` from MCP server '${context.serverName}'` : ''}: it contains shell metacharacters. Nothing was opened or stored.`,
+      serverName: context.serverName,
+      url,
+    });
   }
   return parsed;
 }
@@ -54,8 +56,9 @@ export async function openBrowserSafely(url: string, options: OpenBrowserSafelyO
     const child = spawn(command, args, { shell: false, stdio: 'ignore', detached: true, windowsHide: true });
     child.once('error', (error) =>
       reject(
-        new OAuthError(`Could not open a browser with ${command}: ${error.message}. Open the URL yourself.`, {
+        new OAuthError({
           code: 'BROWSER_OPEN_FAILED',
+          message: `Could not open a browser with ${command}: ${error.message}. Open the URL yourself.`,
           url: parsed.href,
           cause: error,
         }),

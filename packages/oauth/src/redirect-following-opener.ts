@@ -30,19 +30,21 @@ export function createRedirectFollowingOpener(options: { fetch?: FetchFunction }
       if (!atCallback && response.status >= 300 && response.status < 400 && location && hop < MAX_REDIRECTS) {
         const next = parseSafeHttpUrl(new URL(location, current).href, { what: 'redirect of the authorization URL' });
         if (!allowedOrigins.has(next.origin)) {
-          throw new OAuthError(
-            `Refused to follow a redirect of the authorization URL to ${next.origin}: the non-interactive opener only follows redirects within ${[...allowedOrigins].join(' and ')}; use an interactive browser.`,
-            { code: 'UNSAFE_URL', url: next.href },
-          );
+          throw new OAuthError({
+            code: 'UNSAFE_URL',
+            message: `Refused to follow a redirect of the authorization URL to ${next.origin}: the non-interactive opener only follows redirects within ${[...allowedOrigins].join(' and ')}; use an interactive browser.`,
+            url: next.href,
+          });
         }
         current = next;
         continue;
       }
       if (!atCallback) {
-        throw new OAuthError(
-          `The authorization server did not redirect back to ${redirectUri ?? 'the callback'} without user interaction (ended at ${current.href} with HTTP ${response.status}); use an interactive browser.`,
-          { code: 'BROWSER_OPEN_FAILED', url },
-        );
+        throw new OAuthError({
+          code: 'BROWSER_OPEN_FAILED',
+          message: `The authorization server did not redirect back to ${redirectUri ?? 'the callback'} without user interaction (ended at ${current.href} with HTTP ${response.status}); use an interactive browser.`,
+          url,
+        });
       }
       return;
     }

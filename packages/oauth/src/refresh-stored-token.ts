@@ -35,8 +35,10 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
   const refreshToken = credentials.token.refreshToken;
   if (!refreshToken) {
     await tokenStore.delete(serverName, issuer);
-    throw new OAuthError(`The OAuth token of MCP server '${serverName}' expired and cannot be refreshed; ${authCommandHint(serverName)}.`, {
-      code: 'REFRESH_FAILED', serverName,
+    throw new OAuthError({
+      code: 'REFRESH_FAILED',
+      message: `The OAuth token of MCP server '${serverName}' expired and cannot be refreshed; ${authCommandHint(serverName)}.`,
+      serverName,
     });
   }
   let token: StoredToken;
@@ -53,8 +55,9 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
   } catch (error) {
     await tokenStore.delete(serverName, issuer);
     const reason = OAuthError.isInstance(error) ? error.message : String(error);
-    throw new OAuthError(`${reason} The stored token was deleted; ${authCommandHint(serverName)}.`, {
+    throw new OAuthError({
       code: 'REFRESH_FAILED',
+      message: `${reason} The stored token was deleted; ${authCommandHint(serverName)}.`,
       serverName,
       url: credentials.tokenEndpoint,
       oauthErrorCode: OAuthError.isInstance(error) ? error.oauthErrorCode : undefined,

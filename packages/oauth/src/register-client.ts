@@ -45,10 +45,11 @@ export function planClientIdentity(options: {
   if (authorizationServer.registrationEndpoint) {
     return { kind: 'dynamic-registration', registrationEndpoint: authorizationServer.registrationEndpoint };
   }
-  throw new OAuthError(
-    `MCP server '${serverName}' needs a client id: its authorization server (${authorizationServer.issuer}) supports neither dynamic client registration nor a client metadata document usable by this host. Register a client and set oauth.clientId (and oauth.clientSecret) in the server entry.`,
-    { code: 'NO_CLIENT_REGISTRATION', serverName },
-  );
+  throw new OAuthError({
+    code: 'NO_CLIENT_REGISTRATION',
+    message: `MCP server '${serverName}' needs a client id: its authorization server (${authorizationServer.issuer}) supports neither dynamic client registration nor a client metadata document usable by this host. Register a client and set oauth.clientId (and oauth.clientSecret) in the server entry.`,
+    serverName,
+  });
 }
 
 /** Options of {@link registerClient}. */
@@ -91,18 +92,25 @@ export async function registerClient(options: RegisterClientOptions): Promise<St
     });
   } catch (error) {
     if (OAuthError.isInstance(error)) throw error;
-    throw new OAuthError(`Dynamic client registration for MCP server '${serverName}' failed: ${(error as Error).message}`, {
-      code: 'REGISTRATION_FAILED', serverName, url: options.registrationEndpoint, cause: error,
+    throw new OAuthError({
+      code: 'REGISTRATION_FAILED',
+      message: `Dynamic client registration for MCP server '${serverName}' failed: ${(error as Error).message}`,
+      serverName,
+      url: options.registrationEndpoint,
+      cause: error,
     });
   }
   const body = await readJsonObject(response);
   if (!response.ok || typeof body?.client_id !== 'string') {
     const oauthError = typeof body?.error === 'string' ? body.error : undefined;
     const description = typeof body?.error_description === 'string' ? ` - ${body.error_description.slice(0, 300)}` : '';
-    throw new OAuthError(
-      `Dynamic client registration for MCP server '${serverName}' failed: ${oauthError ?? `HTTP ${response.status}`}${description}. Register a client by hand and set oauth.clientId.`,
-      { code: 'REGISTRATION_FAILED', serverName, url: options.registrationEndpoint, oauthErrorCode: oauthError },
-    );
+    throw new OAuthError({
+      code: 'REGISTRATION_FAILED',
+      message: `Dynamic client registration for MCP server '${serverName}' failed: ${oauthError ?? `HTTP ${response.status}`}${description}. Register a client by hand and set oauth.clientId.`,
+      serverName,
+      url: options.registrationEndpoint,
+      oauthErrorCode: oauthError,
+    });
   }
   const client: StoredClient = { clientId: body.client_id, source: 'dynamic-registration', redirectUri: options.redirectUri };
   if (typeof body.client_secret === 'string' && body.client_secret) client.clientSecret = body.client_secret;

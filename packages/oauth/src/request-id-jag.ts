@@ -37,7 +37,11 @@ async function idpTokenEndpoint(options: RequestIdJagOptions): Promise<string> {
   const { idp, serverName } = options;
   if (idp.tokenUrl) return parseSafeHttpUrl(idp.tokenUrl, { serverName, what: 'configured oauth.idp.tokenUrl' }).href;
   if (!idp.issuer) {
-    throw new OAuthError(`The oauth.idp block of MCP server '${serverName}' needs tokenUrl or issuer.`, { code: 'INVALID_CONFIG', serverName });
+    throw new OAuthError({
+      code: 'INVALID_CONFIG',
+      message: `The oauth.idp block of MCP server '${serverName}' needs tokenUrl or issuer.`,
+      serverName,
+    });
   }
   const issuer = parseSafeHttpUrl(idp.issuer, { serverName, what: 'configured oauth.idp.issuer' });
   for (const url of authorizationServerMetadataUrls(issuer.href)) {
@@ -47,8 +51,11 @@ async function idpTokenEndpoint(options: RequestIdJagOptions): Promise<string> {
       return parseSafeHttpUrl(body.token_endpoint, { serverName, what: 'token_endpoint of the enterprise IdP' }).href;
     }
   }
-  throw new OAuthError(`Could not discover the token endpoint of the enterprise IdP ${issuer.href} for MCP server '${serverName}'; set oauth.idp.tokenUrl.`, {
-    code: 'DISCOVERY_FAILED', serverName, url: issuer.href,
+  throw new OAuthError({
+    code: 'DISCOVERY_FAILED',
+    message: `Could not discover the token endpoint of the enterprise IdP ${issuer.href} for MCP server '${serverName}'; set oauth.idp.tokenUrl.`,
+    serverName,
+    url: issuer.href,
   });
 }
 
@@ -64,10 +71,11 @@ export async function requestIdJag(options: RequestIdJagOptions): Promise<string
   const { idp, serverName } = options;
   const idToken = typeof options.idToken === 'function' ? await options.idToken() : options.idToken;
   if (!idToken) {
-    throw new OAuthError(
-      `MCP server '${serverName}' uses enterprise-managed authorization but no ID token from the enterprise IdP is available; sign in to the IdP first (the host passes the ID token, or set oauth.idp.idToken).`,
-      { code: 'INVALID_CONFIG', serverName },
-    );
+    throw new OAuthError({
+      code: 'INVALID_CONFIG',
+      message: `MCP server '${serverName}' uses enterprise-managed authorization but no ID token from the enterprise IdP is available; sign in to the IdP first (the host passes the ID token, or set oauth.idp.idToken).`,
+      serverName,
+    });
   }
   const tokenEndpoint = await idpTokenEndpoint(options);
   const result = await requestToken({

@@ -53,10 +53,11 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
       !config.targetServiceAccount && 'targetServiceAccount',
     ].filter(Boolean);
     if (missing.length > 0) {
-      throw new OAuthError(
-        `MCP server '${options.serverName}' uses authProviderType service_account_impersonation but has no ${missing.join(', ')}.`,
-        { code: 'INVALID_CONFIG', serverName: options.serverName },
-      );
+      throw new OAuthError({
+        code: 'INVALID_CONFIG',
+        message: `MCP server '${options.serverName}' uses authProviderType service_account_impersonation but has no ${missing.join(', ')}.`,
+        serverName: options.serverName,
+      });
     }
     this.audience = config.targetAudience!;
     this.serviceAccount = config.targetServiceAccount!;
@@ -80,10 +81,12 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
       if (!token) throw new Error('the IAM Credentials API returned no token');
       return this.bearerTokens(token, jwtExpiry(token), now);
     } catch (error) {
-      throw new OAuthError(
-        `Could not impersonate ${this.serviceAccount} for MCP server '${this.serverName}': ${(error as Error).message}. The caller needs roles/iam.serviceAccountTokenCreator on it.`,
-        { code: 'GOOGLE_AUTH_FAILED', serverName: this.serverName, cause: error },
-      );
+      throw new OAuthError({
+        code: 'GOOGLE_AUTH_FAILED',
+        message: `Could not impersonate ${this.serviceAccount} for MCP server '${this.serverName}': ${(error as Error).message}. The caller needs roles/iam.serviceAccountTokenCreator on it.`,
+        serverName: this.serverName,
+        cause: error,
+      });
     }
   }
 }

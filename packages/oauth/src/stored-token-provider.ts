@@ -195,19 +195,31 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       const attempts = (this.stepUps.get(key) ?? 0) + 1;
       this.stepUps.set(key, attempts);
       if (attempts > (this.options.maxStepUpAttempts ?? 2)) {
-        return new OAuthError(
-          `MCP server '${serverName}' still answers insufficient_scope${challenge.scope ? ` (scope "${challenge.scope}")` : ''} after ${attempts - 1} step-up attempts; giving up. Check the scopes your account may grant.`,
-          { code: 'STEP_UP_LIMIT', serverName, oauthErrorCode: challenge.error, requiredScope: challenge.scope },
-        );
+        return new OAuthError({
+          code: 'STEP_UP_LIMIT',
+          message: `MCP server '${serverName}' still answers insufficient_scope${challenge.scope ? ` (scope "${challenge.scope}")` : ''} after ${attempts - 1} step-up attempts; giving up. Check the scopes your account may grant.`,
+          serverName,
+          oauthErrorCode: challenge.error,
+          requiredScope: challenge.scope,
+        });
       }
-      return new OAuthError(
-        `MCP server '${serverName}' needs more permissions${challenge.scope ? ` (scope "${challenge.scope}")` : ''}: ${authCommandHint(serverName)}.`,
-        { code: 'AUTH_REQUIRED', serverName, oauthErrorCode: challenge.error, requiredScope: challenge.scope },
-      );
+      return new OAuthError({
+        code: 'AUTH_REQUIRED',
+        message: `MCP server '${serverName}' needs more permissions${challenge.scope ? ` (scope "${challenge.scope}")` : ''}: ${authCommandHint(serverName)}.`,
+        serverName,
+        oauthErrorCode: challenge.error,
+        requiredScope: challenge.scope,
+      });
     }
     const message = this.hadToken
       ? `MCP server '${serverName}' rejected the stored OAuth token: ${authCommandHint(serverName)}.`
       : `MCP server '${serverName}' requires authentication: ${authCommandHint(serverName)}.`;
-    return new OAuthError(message, { code: 'AUTH_REQUIRED', serverName, oauthErrorCode: challenge?.error, requiredScope: challenge?.scope });
+    return new OAuthError({
+      code: 'AUTH_REQUIRED',
+      message,
+      serverName,
+      oauthErrorCode: challenge?.error,
+      requiredScope: challenge?.scope,
+    });
   }
 }

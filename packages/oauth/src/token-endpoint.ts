@@ -78,10 +78,11 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
     if (method === 'client_secret_post') body.set('client_secret', client.clientSecret ?? '');
     if (method === 'private_key_jwt') {
       if (!options.clientAssertion) {
-        throw new OAuthError(
-          `MCP server '${serverName}' uses private_key_jwt client authentication but no private key is configured; set oauth.privateKey or oauth.privateKeyFile.`,
-          { code: 'INVALID_CONFIG', serverName },
-        );
+        throw new OAuthError({
+          code: 'INVALID_CONFIG',
+          message: `MCP server '${serverName}' uses private_key_jwt client authentication but no private key is configured; set oauth.privateKey or oauth.privateKeyFile.`,
+          serverName,
+        });
       }
       body.set('client_assertion_type', JWT_BEARER_CLIENT_ASSERTION_TYPE);
       body.set('client_assertion', createClientAssertion({ clientId: client.clientId, ...options.clientAssertion, now: options.now }));
@@ -93,18 +94,25 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
   try {
     response = await options.fetch(options.tokenEndpoint, { method: 'POST', headers, body, redirect: 'error' });
   } catch (error) {
-    throw new OAuthError(`Could not ${what} for MCP server '${serverName}': ${(error as Error).message}`, {
-      code: options.failureCode, serverName, url: options.tokenEndpoint, cause: error,
+    throw new OAuthError({
+      code: options.failureCode,
+      message: `Could not ${what} for MCP server '${serverName}': ${(error as Error).message}`,
+      serverName,
+      url: options.tokenEndpoint,
+      cause: error,
     });
   }
   const data = await readTokenResponse(response);
   if (!response.ok || typeof data.access_token !== 'string') {
     const oauthError = typeof data.error === 'string' ? data.error : undefined;
     const description = typeof data.error_description === 'string' ? ` - ${data.error_description.slice(0, 300)}` : '';
-    throw new OAuthError(
-      `Could not ${what} for MCP server '${serverName}': ${oauthError ?? `HTTP ${response.status}`}${description}.`,
-      { code: options.failureCode, serverName, url: options.tokenEndpoint, oauthErrorCode: oauthError },
-    );
+    throw new OAuthError({
+      code: options.failureCode,
+      message: `Could not ${what} for MCP server '${serverName}': ${oauthError ?? `HTTP ${response.status}`}${description}.`,
+      serverName,
+      url: options.tokenEndpoint,
+      oauthErrorCode: oauthError,
+    });
   }
   const token: StoredToken = {
     accessToken: data.access_token,

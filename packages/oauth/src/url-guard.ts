@@ -52,10 +52,12 @@ const UNSAFE_CHARACTERS = /[\u0000-\u0020\u007f-\u009f\u2028\u2029]/;
  */
 export function parseSafeHttpUrl(raw: unknown, context: { serverName?: string; what: string }): URL {
   const refuse = (reason: string): never => {
-    throw new OAuthError(
-      `Refused ${context.what} ${JSON.stringify(String(raw)).slice(0, 200)}${context.serverName ? ` from MCP server '${context.serverName}'` : ''}: ${reason}. Nothing was opened or stored.`,
-      { code: 'UNSAFE_URL', serverName: context.serverName, url: typeof raw === 'string' ? raw : undefined },
-    );
+    throw new OAuthError({
+      code: 'UNSAFE_URL',
+      message: `Refused ${context.what} ${JSON.stringify(String(raw)).slice(0, 200)}${context.serverName ? ` from MCP server '${context.serverName}'` : ''}: ${reason}. Nothing was opened or stored.`,
+      serverName: context.serverName,
+      url: typeof raw === 'string' ? raw : undefined,
+    });
   };
   if (typeof raw !== 'string' || raw.length === 0) return refuse('it is not a URL string');
   if (UNSAFE_CHARACTERS.test(raw)) return refuse('it contains whitespace or control characters');
@@ -109,10 +111,12 @@ export function createUrlGuard(options: UrlGuardOptions): UrlGuard {
       const url = parseSafeHttpUrl(raw, { serverName: options.serverName, what });
       if (options.allowPrivateNetwork || !(await isServerPublic())) return url;
       const fail = (reason: string): never => {
-        throw new OAuthError(
-          `Refused ${what} ${url.href} from public MCP server '${options.serverName}': ${reason}. Set "oauth.allowPrivateNetwork": true only for local development.`,
-          { code: 'UNSAFE_URL', serverName: options.serverName, url: url.href },
-        );
+        throw new OAuthError({
+          code: 'UNSAFE_URL',
+          message: `Refused ${what} ${url.href} from public MCP server '${options.serverName}': ${reason}. Set "oauth.allowPrivateNetwork": true only for local development.`,
+          serverName: options.serverName,
+          url: url.href,
+        });
       };
       if (url.protocol !== 'https:') fail('a public server may only point at https URLs');
       const addresses = await resolveAll(bareHostname(url));

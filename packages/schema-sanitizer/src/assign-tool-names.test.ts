@@ -92,4 +92,22 @@ describe('assignToolNames', () => {
     expect(names([{ serverName: 's', toolName: 'read_file' }], ['read_file'])).toEqual(['s__read_file']);
     expect(names([{ serverName: 's', toolName: '' }])).toEqual(['s__']);
   });
+
+  it('names every tool within a vendor policy, once: no dots for OpenAI, 64 characters, still unique', () => {
+    const policy = { maxLength: 64, normalize: (name: string) => name.replace(/[^a-zA-Z0-9_-]/g, '_') };
+    const long = `files.${'x'.repeat(100)}.read`;
+    const assigned = assignToolNames(
+      [
+        { serverName: 'fs', toolName: 'files.read' },
+        { serverName: 'fs', toolName: 'files_read' },
+        { serverName: 'other', toolName: long },
+      ],
+      { policy },
+    ).names.map((entry) => entry.registeredName);
+    expect(assigned[0]).toBe('files_read');
+    expect(assigned[1]).toBe('fs__files_read');
+    expect(assigned[2]).toHaveLength(64);
+    expect(assigned[2]).toMatch(/^files_x+___x+_read$/);
+    for (const name of assigned) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+  });
 });

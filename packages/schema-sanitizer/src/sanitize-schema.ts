@@ -98,8 +98,9 @@ export function sanitizeSchema(schema: unknown, options: SanitizeSchemaOptions =
   if (profile === 'none') return transformSchema(schema, { ...common, rules: undefined });
   const rules = profile === 'gemini' && options.geminiSchemaFieldsOnly === true ? GEMINI_FIELDS_ONLY_RULES : PROFILE_RULES[profile];
   if (rules === undefined) {
-    throw new SchemaSanitizerError(`Unknown schema profile '${String(profile)}': use gemini, gemini-json-schema, openai-strict, anthropic or none.`, {
+    throw new SchemaSanitizerError({
       code: 'UNKNOWN_PROFILE',
+      message: `Unknown schema profile '${String(profile)}': use gemini, gemini-json-schema, openai-strict, anthropic or none.`,
     });
   }
   const start = profile === 'gemini-json-schema' ? schema : normalizeRoot(schema, (keyword, reason) => onDrop?.({ path: '', keyword, reason }));

@@ -1,47 +1,40 @@
-const BRAND = Symbol.for('toolhost.schema-sanitizer');
+import { ToolhostError, type ErrorCode, type ToolhostErrorOptions } from '@toolhost/contract';
 
-/** Stable codes of {@link SchemaSanitizerError}; match on these, never on message text. */
-export const SchemaSanitizerErrorCode = {
-  /** The schema has more nodes than `maxNodes` (or is a cyclic JavaScript object graph). */
-  SCHEMA_TOO_LARGE: 'SCHEMA_TOO_LARGE',
-  /** `profile` is not one of the known profiles. */
-  UNKNOWN_PROFILE: 'UNKNOWN_PROFILE',
-} as const;
+const SCHEMA_SANITIZER_ERROR_CODES = ['SCHEMA_TOO_LARGE', 'UNKNOWN_PROFILE'] as const satisfies readonly ErrorCode[];
 
-/** One of the values of {@link SchemaSanitizerErrorCode}. */
-export type SchemaSanitizerErrorCode = (typeof SchemaSanitizerErrorCode)[keyof typeof SchemaSanitizerErrorCode];
+/**
+ * Stable codes of {@link SchemaSanitizerError} (each explained in the contract's `ERROR_CODES`);
+ * match on these, never on message text:
+ * - `SCHEMA_TOO_LARGE`: the schema has more nodes than `maxNodes` (or is a cyclic JavaScript object graph).
+ * - `UNKNOWN_PROFILE`: `profile` is not one of the known profiles.
+ */
+export type SchemaSanitizerErrorCode = (typeof SCHEMA_SANITIZER_ERROR_CODES)[number];
 
-/** Fields of a {@link SchemaSanitizerError}. */
-export interface SchemaSanitizerErrorOptions {
-  /** Stable code of the failure. */
-  code: SchemaSanitizerErrorCode;
+/** Fields of a {@link SchemaSanitizerError}: the common `code`, `message`, `serverName`, `cause`, plus where in the schema. */
+export interface SchemaSanitizerErrorOptions extends ToolhostErrorOptions<SchemaSanitizerErrorCode> {
   /** JSON pointer of the node where the failure was detected, when known. */
-  jsonPath?: string;
+  readonly jsonPath?: string | undefined;
 }
 
 /**
- * Base class of every error raised by `@toolhost/schema-sanitizer`.
+ * The error of `@toolhost/schema-sanitizer` (family `schema-sanitizer`).
  *
  * @example
+ * ```ts
  * if (SchemaSanitizerError.isInstance(e) && e.code === 'SCHEMA_TOO_LARGE') skipTool();
+ * ```
  */
-export class SchemaSanitizerError extends Error {
-  private readonly [BRAND] = true;
-  /** Stable code of the failure. */
-  readonly code: SchemaSanitizerErrorCode;
+export class SchemaSanitizerError extends ToolhostError<SchemaSanitizerErrorCode> {
+  /** The family of these errors: `schema-sanitizer`. */
+  static override readonly family = 'schema-sanitizer';
+  /** The codes a `SchemaSanitizerError` can carry. */
+  static override readonly codes = SCHEMA_SANITIZER_ERROR_CODES;
   /** JSON pointer of the node where the failure was detected, when known. */
   readonly jsonPath: string | undefined;
 
   /** Create an error; `message` says what happened and what the caller can do. */
-  constructor(message: string, options: SchemaSanitizerErrorOptions) {
-    super(message);
-    this.name = 'SchemaSanitizerError';
-    this.code = options.code;
+  constructor(options: SchemaSanitizerErrorOptions) {
+    super(options);
     this.jsonPath = options.jsonPath;
-  }
-
-  /** True for any `SchemaSanitizerError`, even one from another copy of this package. */
-  static isInstance(error: unknown): error is SchemaSanitizerError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
   }
 }

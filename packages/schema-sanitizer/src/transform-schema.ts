@@ -97,10 +97,11 @@ export function transformSchema(start: Record<string, unknown>, options: Transfo
   while (stack.length > 0) {
     const task = stack.pop()!;
     if (++nodes > options.maxNodes) {
-      throw new SchemaSanitizerError(
-        `The schema has more than ${options.maxNodes} nodes (or is a cyclic object graph); it was not sanitised. Raise maxNodes if the schema is legitimate.`,
-        { code: 'SCHEMA_TOO_LARGE', jsonPath: task.path || undefined },
-      );
+      throw new SchemaSanitizerError({
+        code: 'SCHEMA_TOO_LARGE',
+        message: `The schema has more than ${options.maxNodes} nodes (or is a cyclic object graph); it was not sanitised. Raise maxNodes if the schema is legitimate.`,
+        jsonPath: task.path || undefined,
+      });
     }
     if (!task.isSchema) {
       const src = task.src;

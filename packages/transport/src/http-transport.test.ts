@@ -1,4 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { startHttpFixture, type HttpFixture, type HttpFixtureOptions } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport, type ConnectedTransport } from './connect-transport.js';
@@ -175,7 +176,7 @@ describe('a remote server that goes away', () => {
     const server = await fixture({ behaviour: 'crash' });
     const { client } = await connect('crashing', { httpUrl: server.url });
     const crash = await callCrashTool(client);
-    expect(crash.error).toMatchObject({ code: -32000 });
+    expect(crash.error).toMatchObject({ code: ErrorCode.ConnectionClosed });
     expect(crash.elapsedMs).toBeLessThan(5000);
     expect(crash.closed).toBe(true);
     expect(crash.errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'crashing' }));
@@ -199,7 +200,7 @@ describe('a legacy SSE server that goes away', () => {
     const server = await fixture({ behaviour: 'crash', transport: 'sse' });
     const { client } = await connect('legacy-crash', { url: server.url, type: 'sse' });
     const crash = await callCrashTool(client);
-    expect(crash.error).toMatchObject({ code: -32000 });
+    expect(crash.error).toMatchObject({ code: ErrorCode.ConnectionClosed });
     expect(crash.elapsedMs).toBeLessThan(5000);
     expect(crash.closed).toBe(true);
     expect(crash.errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'legacy-crash' }));

@@ -6,7 +6,7 @@ export type { TransportOptions, TransportHandle } from './transport-options.js';
 export { resolveTransportKind } from './resolve-transport-kind.js';
 export type { TransportKind, TransportTarget } from './resolve-transport-kind.js';
 export { TransportError } from './transport-error.js';
-export type { TransportErrorCode, TransportErrorDetails } from './transport-error.js';
+export type { TransportErrorCode, TransportErrorOptions } from './transport-error.js';
 export {
   sanitizeEnvironment,
   ALWAYS_INHERITED_ENV_VARS,

@@ -51,7 +51,9 @@ export class LegacySseTransport extends SSEClientTransport {
     // Deferred so that a request whose send failed gets that error first.
     setTimeout(() => {
       this.onerror?.(
-        new TransportError('CONNECTION_CLOSED', `MCP server '${serverName}' (${this.url.href}) went away: ${detail}.`, {
+        new TransportError({
+          code: 'CONNECTION_CLOSED',
+          message: `MCP server '${serverName}' (${this.url.href}) went away: ${detail}.`,
           serverName,
           url: this.url.href,
         }),

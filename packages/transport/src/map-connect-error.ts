@@ -51,22 +51,22 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
   const challenge = handle.authChallenge();
   const authRequired = isAuthRequiredError(error);
   if (status === 401 || error instanceof UnauthorizedError || authRequired) {
-    return new TransportError(
-      'AUTH_REQUIRED',
-      authRequired
+    return new TransportError({
+      code: 'AUTH_REQUIRED',
+      message: authRequired
         ? `${error.message}${note}`
         : `${where} requires authentication (HTTP 401): authenticate with its OAuth flow (e.g. "toolhost mcp auth ${serverName}") or configure headers.${note}`,
-      {
-        ...base,
-        status: authRequired && challenge ? challenge.status : 401,
-        ...(challenge?.wwwAuthenticate ? { wwwAuthenticate: challenge.wwwAuthenticate } : {}),
-        ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
-        ...(challenge?.scope ? { scope: challenge.scope } : {}),
-      },
-    );
+      ...base,
+      status: authRequired && challenge ? challenge.status : 401,
+      ...(challenge?.wwwAuthenticate ? { wwwAuthenticate: challenge.wwwAuthenticate } : {}),
+      ...(challenge?.resourceMetadataUrl ? { resourceMetadataUrl: challenge.resourceMetadataUrl } : {}),
+      ...(challenge?.scope ? { scope: challenge.scope } : {}),
+    });
   }
   if (status === 403) {
-    return new TransportError('FORBIDDEN', `${where} refused access (HTTP 403): check the credentials and scopes it needs.${note}`, {
+    return new TransportError({
+      code: 'FORBIDDEN',
+      message: `${where} refused access (HTTP 403): check the credentials and scopes it needs.${note}`,
       ...base,
       status,
       ...(challenge?.wwwAuthenticate ? { wwwAuthenticate: challenge.wwwAuthenticate } : {}),
@@ -74,22 +74,24 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
     });
   }
   if (status !== undefined) {
-    return new TransportError('HTTP_STATUS', `${where} answered HTTP ${status} while connecting: check the URL and transport type.${note}`, {
+    return new TransportError({
+      code: 'HTTP_STATUS',
+      message: `${where} answered HTTP ${status} while connecting: check the URL and transport type.${note}`,
       ...base,
       status,
     });
   }
   if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
     const tail = stderr?.length ? ` Last stderr line: ${stderr[stderr.length - 1]}` : '';
-    return new TransportError(
-      'CONNECTION_CLOSED',
-      `${where} closed the connection while connecting${handle.kind === 'stdio' ? ' (the process exited)' : ''}.${tail}${note}`,
-      base,
-    );
+    return new TransportError({
+      code: 'CONNECTION_CLOSED',
+      message: `${where} closed the connection while connecting${handle.kind === 'stdio' ? ' (the process exited)' : ''}.${tail}${note}`,
+      ...base,
+    });
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return new TransportError('CONNECT_FAILED', `${where} did not answer initialize within ${context.timeoutMs} ms.${note}`, base);
+    return new TransportError({ code: 'CONNECT_FAILED', message: `${where} did not answer initialize within ${context.timeoutMs} ms.${note}`, ...base });
   }
   const reason = error instanceof Error ? error.message : String(error);
-  return new TransportError('CONNECT_FAILED', `${where} could not be connected: ${reason}.${note}`, base);
+  return new TransportError({ code: 'CONNECT_FAILED', message: `${where} could not be connected: ${reason}.${note}`, ...base });
 }

@@ -25,7 +25,7 @@ function parseUrl(serverName: string, field: 'url' | 'httpUrl', value: string): 
 }
 
 function invalid(serverName: string, detail: string, cause?: unknown): TransportError {
-  return new TransportError('INVALID_CONFIG', `MCP server '${serverName}': ${detail}.`, { serverName, cause });
+  return new TransportError({ code: 'INVALID_CONFIG', message: `MCP server '${serverName}': ${detail}.`, serverName, cause });
 }
 
 /**

@@ -1,6 +1,7 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport, type ConnectedTransport } from './connect-transport.js';
@@ -129,7 +130,7 @@ describe('stdio transport', () => {
     await transport.close();
     const error = await starting;
     expect(transport.pid).toBeUndefined();
-    expect(error).toMatchObject({ code: 'NOT_CONNECTED', serverName: 'racy' });
+    expect(error).toMatchObject({ code: 'SERVER_NOT_CONNECTED', serverName: 'racy' });
   });
 
   it('a crash during tools/call fails the call and closes the client', async () => {
@@ -138,7 +139,7 @@ describe('stdio transport', () => {
     client.onclose = () => {
       closed = true;
     };
-    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({ code: -32000 });
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
     expect(closed).toBe(true);
     expect(connection.stderr?.lines()).toContain('crash: going down in the middle of tools/call');
   });

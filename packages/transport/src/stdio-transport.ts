@@ -59,12 +59,12 @@ export class StdioTransport implements Transport {
 
   /** Checks `cwd`, spawns the child and resolves once it is running. */
   async start(): Promise<void> {
-    if (this.child || this.closed) throw this.error('NOT_CONNECTED', 'the transport was already started');
+    if (this.child || this.closed) throw this.error('SERVER_NOT_CONNECTED', 'the transport was already started');
     const { serverName, command, cwd } = this.options;
     if (cwd !== undefined) await assertDirectory(serverName, cwd);
     const spawn = (await import('cross-spawn')).default;
     // close() may have run while the checks above were awaited: spawn nothing then.
-    if (this.closed) throw this.error('NOT_CONNECTED', 'the transport was closed while it was starting');
+    if (this.closed) throw this.error('SERVER_NOT_CONNECTED', 'the transport was closed while it was starting');
     const child = spawn(command, [...(this.options.args ?? [])], {
       cwd,
       env: this.options.env,
@@ -98,7 +98,7 @@ export class StdioTransport implements Transport {
   /** Writes one message as a line of JSON. */
   async send(message: JSONRPCMessage): Promise<void> {
     const stdin = this.child?.stdin;
-    if (!stdin || this.closing || this.closed) throw this.error('NOT_CONNECTED', 'the server process is not running');
+    if (!stdin || this.closing || this.closed) throw this.error('SERVER_NOT_CONNECTED', 'the server process is not running');
     const json = serializeMessage(message);
     if (!stdin.write(json)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
@@ -168,8 +168,10 @@ export class StdioTransport implements Transport {
     this.onclose?.();
   }
 
-  private error(code: 'NOT_CONNECTED' | 'SPAWN_FAILED', detail: string, cause?: unknown): TransportError {
-    return new TransportError(code, `MCP server '${this.options.serverName}': ${detail}`, {
+  private error(code: 'SERVER_NOT_CONNECTED' | 'SPAWN_FAILED', detail: string, cause?: unknown): TransportError {
+    return new TransportError({
+      code,
+      message: `MCP server '${this.options.serverName}': ${detail}`,
       serverName: this.options.serverName,
       command: this.options.command,
       stderr: this.stderr.lines(),
@@ -185,10 +187,11 @@ async function assertDirectory(serverName: string, cwd: string): Promise<void> {
     () => false,
   );
   if (!isDirectory) {
-    throw new TransportError(
-      'CWD_NOT_FOUND',
-      `MCP server '${serverName}': working directory '${cwd}' does not exist or is not a folder. Fix "cwd" in its settings entry or create the folder.`,
-      { serverName, cwd },
-    );
+    throw new TransportError({
+      code: 'CWD_NOT_FOUND',
+      message: `MCP server '${serverName}': working directory '${cwd}' does not exist or is not a folder. Fix "cwd" in its settings entry or create the folder.`,
+      serverName,
+      cwd,
+    });
   }
 }

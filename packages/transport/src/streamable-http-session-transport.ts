@@ -221,7 +221,9 @@ export class StreamableHttpSessionTransport implements Transport {
     if (this.closing) return;
     const { serverName, url } = this.options;
     this.onerror?.(
-      new TransportError('CONNECTION_CLOSED', `MCP server '${serverName}' (${url}) went away: ${detail}.`, {
+      new TransportError({
+        code: 'CONNECTION_CLOSED',
+        message: `MCP server '${serverName}' (${url}) went away: ${detail}.`,
         serverName,
         url,
         cause,
@@ -232,10 +234,13 @@ export class StreamableHttpSessionTransport implements Transport {
 
   private expired(detail: string, cause: unknown): TransportError {
     const { serverName, url } = this.options;
-    return new TransportError(
-      'SESSION_EXPIRED',
-      `MCP server '${serverName}' (${url}) ended the session and ${detail}; reconnect to the server to continue.`,
-      { serverName, url, status: 404, cause },
-    );
+    return new TransportError({
+      code: 'SESSION_EXPIRED',
+      message: `MCP server '${serverName}' (${url}) ended the session and ${detail}; reconnect to the server to continue.`,
+      serverName,
+      url,
+      status: 404,
+      cause,
+    });
   }
 }

@@ -1,62 +1,70 @@
-const BRAND = Symbol.for('toolhost.transport');
+import { ToolhostError, type ErrorCode, type ToolhostErrorOptions } from '@toolhost/contract';
 
-/** Stable codes of {@link TransportError}. */
-export type TransportErrorCode =
-  /** The entry has none of `command`, `url`, `httpUrl`, or a URL that does not parse. */
-  | 'INVALID_CONFIG'
-  /** The stdio `cwd` does not exist or is not a folder (checked before spawning). */
-  | 'CWD_NOT_FOUND'
-  /** The stdio command could not be started (not found, not executable...). */
-  | 'SPAWN_FAILED'
-  /** The stdio server process exited, or the connection closed, before or while connecting. */
-  | 'CONNECTION_CLOSED'
-  /** A remote server answered an HTTP error status that is not an auth challenge. */
-  | 'HTTP_STATUS'
-  /** A remote server answered 401: authentication (OAuth) is needed. `wwwAuthenticate` is kept. */
-  | 'AUTH_REQUIRED'
-  /** A remote server answered 403. `wwwAuthenticate` is kept (e.g. `insufficient_scope`). */
-  | 'FORBIDDEN'
-  /** The server forgot the session and re-initializing once did not bring it back. */
-  | 'SESSION_EXPIRED'
-  /** The server could not be reached or the connection failed for another reason (see `cause`). */
-  | 'CONNECT_FAILED'
-  /** A message was sent on a transport that is not started or already closed. */
-  | 'NOT_CONNECTED';
+const TRANSPORT_ERROR_CODES = [
+  'INVALID_CONFIG',
+  'CWD_NOT_FOUND',
+  'SPAWN_FAILED',
+  'CONNECTION_CLOSED',
+  'HTTP_STATUS',
+  'AUTH_REQUIRED',
+  'FORBIDDEN',
+  'SESSION_EXPIRED',
+  'CONNECT_FAILED',
+  'SERVER_NOT_CONNECTED',
+] as const satisfies readonly ErrorCode[];
 
-/** Structured details of a {@link TransportError}. */
-export interface TransportErrorDetails {
+/**
+ * Stable codes of {@link TransportError} (each explained in the contract's `ERROR_CODES`):
+ * - `INVALID_CONFIG`: the entry has none of `command`, `url`, `httpUrl`, or a URL that does not parse.
+ * - `CWD_NOT_FOUND`: the stdio `cwd` does not exist or is not a folder (checked before spawning).
+ * - `SPAWN_FAILED`: the stdio command could not be started (not found, not executable...).
+ * - `CONNECTION_CLOSED`: the stdio server process exited, or the connection closed, before or while connecting.
+ * - `HTTP_STATUS`: a remote server answered an HTTP error status that is not an auth challenge.
+ * - `AUTH_REQUIRED`: a remote server answered 401: authentication (OAuth) is needed. `wwwAuthenticate` is kept.
+ * - `FORBIDDEN`: a remote server answered 403. `wwwAuthenticate` is kept (e.g. `insufficient_scope`).
+ * - `SESSION_EXPIRED`: the server forgot the session and re-initializing once did not bring it back.
+ * - `CONNECT_FAILED`: the server could not be reached or the connection failed for another reason (see `cause`).
+ * - `SERVER_NOT_CONNECTED`: a message was sent on a transport that is not started or already closed.
+ */
+export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
+
+/** Fields of a {@link TransportError}: the common `code`, `message`, `serverName`, `cause`, plus what failed. */
+export interface TransportErrorOptions extends ToolhostErrorOptions<TransportErrorCode> {
   /** Name of the server entry in `mcpServers`. */
-  serverName: string;
+  readonly serverName: string;
   /** HTTP status, for `HTTP_STATUS`, `AUTH_REQUIRED`, `FORBIDDEN`, `SESSION_EXPIRED`. */
-  status?: number;
+  readonly status?: number | undefined;
   /** URL of a remote server. */
-  url?: string;
+  readonly url?: string | undefined;
   /** Working directory, for `CWD_NOT_FOUND`. */
-  cwd?: string;
+  readonly cwd?: string | undefined;
   /** Command, for stdio errors. */
-  command?: string;
+  readonly command?: string | undefined;
   /** Raw `WWW-Authenticate` header of a 401/403, for the OAuth layer. */
-  wwwAuthenticate?: string;
+  readonly wwwAuthenticate?: string | undefined;
   /** `resource_metadata` parameter of `WWW-Authenticate`, when present. */
-  resourceMetadataUrl?: string;
+  readonly resourceMetadataUrl?: string | undefined;
   /** `scope` parameter of `WWW-Authenticate`, when present. */
-  scope?: string;
+  readonly scope?: string | undefined;
   /** Last stderr lines of a stdio server, when they help explain the failure. */
-  stderr?: readonly string[];
-  /** The underlying error. */
-  cause?: unknown;
+  readonly stderr?: readonly string[] | undefined;
 }
 
 /**
- * The one error family of `@toolhost/transport`. Match on `code`, never on the message.
+ * The error of `@toolhost/transport` (family `transport`). Match on `code`, never on the message.
+ *
  * @example
+ * ```ts
  * if (TransportError.isInstance(error) && error.code === 'AUTH_REQUIRED') startOAuth(error.wwwAuthenticate);
+ * ```
  */
-export class TransportError extends Error {
-  /** Stable machine-readable reason. */
-  readonly code: TransportErrorCode;
+export class TransportError extends ToolhostError<TransportErrorCode> {
+  /** The family of these errors: `transport`. */
+  static override readonly family = 'transport';
+  /** The codes a `TransportError` can carry. */
+  static override readonly codes = TRANSPORT_ERROR_CODES;
   /** Name of the server entry. */
-  readonly serverName: string;
+  declare readonly serverName: string;
   /** HTTP status, when one was received. */
   readonly status: number | undefined;
   /** URL of a remote server. */
@@ -73,25 +81,17 @@ export class TransportError extends Error {
   readonly scope: string | undefined;
   /** Last stderr lines of a stdio server. */
   readonly stderr: readonly string[] | undefined;
-  private readonly [BRAND] = true;
 
-  constructor(code: TransportErrorCode, message: string, details: TransportErrorDetails) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.name = 'TransportError';
-    this.code = code;
-    this.serverName = details.serverName;
-    this.status = details.status;
-    this.url = details.url;
-    this.cwd = details.cwd;
-    this.command = details.command;
-    this.wwwAuthenticate = details.wwwAuthenticate;
-    this.resourceMetadataUrl = details.resourceMetadataUrl;
-    this.scope = details.scope;
-    this.stderr = details.stderr;
-  }
-
-  /** True for a `TransportError` from any copy of this package. */
-  static isInstance(error: unknown): error is TransportError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[BRAND] === true;
+  /** Creates an error; see {@link TransportErrorOptions}. */
+  constructor(options: TransportErrorOptions) {
+    super(options);
+    this.status = options.status;
+    this.url = options.url;
+    this.cwd = options.cwd;
+    this.command = options.command;
+    this.wwwAuthenticate = options.wwwAuthenticate;
+    this.resourceMetadataUrl = options.resourceMetadataUrl;
+    this.scope = options.scope;
+    this.stderr = options.stderr;
   }
 }

@@ -29,7 +29,7 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
     .action(async (name: string, given: string | undefined, args: string[], options: Record<string, unknown>) => {
       // `mcp add name -- cmd args` (Claude Code's form) names the command after the separator.
       const [commandOrUrl, ...serverArgs] = given === undefined ? context.serverArgsAfterSeparator : [given, ...args, ...context.serverArgsAfterSeparator];
-      if (commandOrUrl === undefined) throw new CliError('USAGE', "missing required argument 'commandOrUrl'");
+      if (commandOrUrl === undefined) throw new CliError({ code: 'USAGE', message: "missing required argument 'commandOrUrl'" });
       const config = buildServerEntry({
         transport: (options['transport'] ?? options['type'] ?? 'stdio') as McpTransportType,
         commandOrUrl,

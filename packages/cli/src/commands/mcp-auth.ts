@@ -47,18 +47,24 @@ async function listAuthStatuses(context: CommandContext, settings: LoadedSetting
 
 function findServer(settings: LoadedSettings, name: string): LoadedServer {
   const server = settings.getServer(name);
-  if (!server) throw new CliError('SERVER_NOT_FOUND', `Server '${name}' not found. Use 'toolhost mcp auth' to see the remote servers.`);
+  if (!server) throw new CliError({ code: 'SERVER_NOT_FOUND', message: `Server '${name}' not found. Use 'toolhost mcp auth' to see the remote servers.` });
   if (server.transport.transport === 'stdio') {
-    throw new CliError('NOT_A_REMOTE_SERVER', `MCP server "${server.name}" is a local (stdio) server; OAuth applies to remote (sse, http) servers only.`);
+    throw new CliError({
+      code: 'NOT_A_REMOTE_SERVER',
+      message: `MCP server "${server.name}" is a local (stdio) server; OAuth applies to remote (sse, http) servers only.`,
+    });
   }
   if (!usesOAuthSignIn(server)) {
-    throw new CliError(
-      'NO_BROWSER_SIGN_IN',
-      `MCP server "${server.name}" uses "authProviderType": "${server.config.authProviderType ?? ''}", which takes its credentials from Google Application Default Credentials (run "gcloud auth application-default login"), not from a browser sign-in.`,
-    );
+    throw new CliError({
+      code: 'NO_BROWSER_SIGN_IN',
+      message: `MCP server "${server.name}" uses "authProviderType": "${server.config.authProviderType ?? ''}", which takes its credentials from Google Application Default Credentials (run "gcloud auth application-default login"), not from a browser sign-in.`,
+    });
   }
   if (server.blockReason !== undefined) {
-    throw new CliError('SERVER_BLOCKED', `${server.blockReason.message} A blocked server is never connected, so there is nothing to authenticate.`);
+    throw new CliError({
+      code: 'SERVER_BLOCKED',
+      message: `${server.blockReason.message} A blocked server is never connected, so there is nothing to authenticate.`,
+    });
   }
   return server;
 }

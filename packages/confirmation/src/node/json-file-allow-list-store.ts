@@ -42,10 +42,12 @@ export class JsonFileAllowListStore implements AllowListStore {
     try {
       return fromAllowListDocument(JSON.parse(text));
     } catch (error) {
-      throw new ConfirmationError(
-        `The MCP allow-list file ${this.filePath} is not a valid allow-list (${error instanceof Error ? error.message : String(error)}). Fix it or delete it to start with an empty allow-list.`,
-        { code: 'STORE_FAILED', filePath: this.filePath, cause: error },
-      );
+      throw new ConfirmationError({
+        code: 'STORE_FAILED',
+        message: `The MCP allow-list file ${this.filePath} is not a valid allow-list (${error instanceof Error ? error.message : String(error)}). Fix it or delete it to start with an empty allow-list.`,
+        filePath: this.filePath,
+        cause: error,
+      });
     }
   }
 
@@ -64,9 +66,11 @@ export class JsonFileAllowListStore implements AllowListStore {
   }
 
   private failure(action: 'read' | 'write', error: unknown): ConfirmationError {
-    return new ConfirmationError(
-      `Could not ${action} the MCP allow-list file ${this.filePath}: ${error instanceof Error ? error.message : String(error)}. Check that the folder exists and is writable by you.`,
-      { code: 'STORE_FAILED', filePath: this.filePath, cause: error },
-    );
+    return new ConfirmationError({
+      code: 'STORE_FAILED',
+      message: `Could not ${action} the MCP allow-list file ${this.filePath}: ${error instanceof Error ? error.message : String(error)}. Check that the folder exists and is writable by you.`,
+      filePath: this.filePath,
+      cause: error,
+    });
   }
 }

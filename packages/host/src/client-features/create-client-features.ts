@@ -1,22 +1,12 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
-import type { ModelAdapter } from '../model-adapter.js';
+import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import { LenientClient } from './lenient-client.js';
-import { registerElicitation, type ElicitationHook } from './elicitation.js';
+import { registerElicitation } from './elicitation.js';
 import { registerLogging, type ServerLogEvent } from './logging.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
 import type { RootsController } from './roots-controller.js';
-import { registerSampling, type SamplingApprovalHook, type SamplingResultReviewHook } from './sampling.js';
-
-/** The `UiHooks` callbacks the client features use (all optional). */
-export interface ClientFeatureHooks {
-  /** Approve, edit or deny a server's sampling request; without it sampling is declined. */
-  readonly approveSampling?: SamplingApprovalHook;
-  /** Review the generated answer before it goes back to the server. */
-  readonly reviewSamplingResult?: SamplingResultReviewHook;
-  /** Show an elicitation (form or URL); without it every elicitation is answered `cancel`. */
-  readonly elicit?: ElicitationHook;
-}
+import { registerSampling } from './sampling.js';
 
 /** Options of {@link createClientFeatures}. */
 export interface ClientFeaturesOptions {
@@ -25,7 +15,7 @@ export interface ClientFeaturesOptions {
   /** The model adapter; sampling is offered only when it has `createMessage`. */
   readonly adapter?: Pick<ModelAdapter, 'createMessage' | 'provider'>;
   /** UI hooks. */
-  readonly hooks?: ClientFeatureHooks;
+  readonly hooks?: Pick<UiHooks, 'approveSampling' | 'reviewSamplingResult' | 'elicit'>;
   /** The host's project folders; when given, the `roots` capability is declared. */
   readonly roots?: RootsController;
   /** Offer form elicitation. @default true */
@@ -94,12 +84,12 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         registerSampling(client, {
           serverName,
           adapter: options.adapter,
-          approve: hooks?.approveSampling,
-          reviewResult: hooks?.reviewSamplingResult,
+          approve: hooks?.approveSampling?.bind(hooks),
+          reviewResult: hooks?.reviewSamplingResult?.bind(hooks),
         });
       }
       if (form || url) {
-        registerElicitation(client, { serverName, elicit: hooks?.elicit, onComplete: options.onElicitationComplete });
+        registerElicitation(client, { serverName, elicit: hooks?.elicit?.bind(hooks), onComplete: options.onElicitationComplete });
       }
       options.roots?.attach(client);
       registerLogging(client, { serverName, onLog: options.onLog ?? (() => undefined) });

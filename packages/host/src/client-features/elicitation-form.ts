@@ -1,38 +1,4 @@
-/** One choice of an enum field (SEP-1330): the value sent back and the label shown. */
-export interface ElicitationOption {
-  /** The value sent back to the server. */
-  readonly value: string;
-  /** The label to show (the `title`, a legacy `enumNames` entry, or the value itself). */
-  readonly label: string;
-}
-
-/** One field of an elicitation form, normalised so a UI can render it without reading JSON Schema. */
-export interface ElicitationField {
-  /** The property name (the key in the returned content). */
-  readonly name: string;
-  /** What to render: a text box, a number box, a checkbox, or a single or multiple choice. */
-  readonly kind: 'string' | 'number' | 'integer' | 'boolean' | 'single-select' | 'multi-select';
-  /** Label for the field (`title`, else the property name). */
-  readonly title: string;
-  /** Help text, when the schema gives one. */
-  readonly description?: string;
-  /** True when the schema lists the field in `required`. */
-  readonly required: boolean;
-  /** The schema's default (SEP-1034), already filled into the form's initial values. */
-  readonly default?: unknown;
-  /** String format (`email`, `uri`, `date`, `date-time`), when given. */
-  readonly format?: string;
-  /** Numeric bounds or string length bounds, when given. */
-  readonly minimum?: number;
-  /** Upper numeric bound or string length bound, when given. */
-  readonly maximum?: number;
-  /** For multi-select: fewest and most choices allowed, when given. */
-  readonly minItems?: number;
-  /** For multi-select: most choices allowed, when given. */
-  readonly maxItems?: number;
-  /** Choices of a single- or multi-select field. */
-  readonly options?: readonly ElicitationOption[];
-}
+import type { ElicitationField, ElicitationOption } from '@toolhost/contract';
 
 type Schema = Record<string, unknown>;
 

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { callToolWithFeatures } from './call-tool-with-features.js';
 import { createClientFeatures } from './create-client-features.js';
-import type { ElicitationHook, ElicitationRequest, FormElicitationRequest } from './elicitation.js';
+import type { ElicitationRequest, FormElicitationRequest } from '@toolhost/contract';
+import type { ElicitationHook } from './elicitation.js';
 import { connectEverything, resultText } from './test-support.js';
 
 const clients: Client[] = [];
@@ -84,31 +84,5 @@ describe('URL elicitation against server-everything', () => {
     });
     expect(asked[0]).toMatchObject({ mode: 'url', domain: 'auth.example.com', elicitationId: 'e-1', url: 'https://auth.example.com/start?x=1' });
     expect(resultText(result)).toContain('User completed the URL elicitation flow');
-  });
-
-  it('handles the -32042 error path: shows the prerequisite, then retries once', async () => {
-    const asked: ElicitationRequest[] = [];
-    const client = await connect(async (request) => (asked.push(request), { action: 'accept' }));
-    const { result } = await callToolWithFeatures(client, {
-      serverName: 'everything',
-      toolName: 'trigger-url-elicitation',
-      arguments: { url: 'https://example.com/finish', errorPath: true },
-      elicit: async (request) => (asked.push(request), { action: 'accept' }),
-    });
-    expect(asked[0]).toMatchObject({ mode: 'url', domain: 'modelcontextprotocol.io' });
-    expect(asked[1]).toMatchObject({ mode: 'url', url: 'https://example.com/finish' });
-    expect(resultText(result)).toContain('User completed the URL elicitation flow');
-  });
-
-  it('rethrows -32042 when the user declines the prerequisite', async () => {
-    const client = await connect(async () => ({ action: 'accept' }));
-    await expect(
-      callToolWithFeatures(client, {
-        serverName: 'everything',
-        toolName: 'trigger-url-elicitation',
-        arguments: { url: 'https://example.com/other', errorPath: true },
-        elicit: async () => ({ action: 'decline' }),
-      }),
-    ).rejects.toMatchObject({ code: -32042 });
   });
 });

@@ -5,55 +5,12 @@ import {
   type ElicitRequest,
   type ElicitResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import { applyElicitationDefaults, describeElicitationForm, type ElicitationField } from './elicitation-form.js';
-
-/** A form-mode elicitation: the server asks the user to fill in a flat form. */
-export interface FormElicitationRequest {
-  /** Form mode. */
-  readonly mode: 'form';
-  /** The server that asks. */
-  readonly serverName: string;
-  /** What the server says to the user. */
-  readonly message: string;
-  /** The schema as the server sent it. */
-  readonly requestedSchema: Readonly<Record<string, unknown>>;
-  /** The schema as fields ready to render (SEP-1330 enums normalised). */
-  readonly fields: readonly ElicitationField[];
-  /** Initial values: the schema's defaults (SEP-1034). */
-  readonly defaults: Readonly<Record<string, unknown>>;
-  /** Aborted when the server cancels the request or the connection closes. */
-  readonly signal: AbortSignal;
-}
-
-/** A URL-mode elicitation (2025-11-25): the server asks the user to complete a flow in a browser. */
-export interface UrlElicitationRequest {
-  /** URL mode. */
-  readonly mode: 'url';
-  /** The server that asks. */
-  readonly serverName: string;
-  /** What the server says to the user. */
-  readonly message: string;
-  /** The URL to offer; never opened without the user's consent. */
-  readonly url: string;
-  /** The URL's host name, to show the user where the link leads. */
-  readonly domain: string;
-  /** The server's id of this elicitation (for `notifications/elicitation/complete`). */
-  readonly elicitationId: string;
-  /** Aborted when the server cancels the request or the connection closes. */
-  readonly signal: AbortSignal;
-}
-
-/** What an {@link ElicitationHook} is asked. */
-export type ElicitationRequest = FormElicitationRequest | UrlElicitationRequest;
-
-/** The user's answer: `accept` (with the form's values in form mode), `decline`, or `cancel`. */
-export type ElicitationResponse =
-  | { readonly action: 'accept'; readonly content?: Readonly<Record<string, unknown>> }
-  | { readonly action: 'decline' }
-  | { readonly action: 'cancel' };
+import type { UiHooks } from '@toolhost/contract';
+import { applyElicitationDefaults, describeElicitationForm } from './elicitation-form.js';
 
 /** Shows an elicitation to the user and returns the answer. */
-export type ElicitationHook = (request: ElicitationRequest) => Promise<ElicitationResponse>;
+export type ElicitationHook = NonNullable<UiHooks['elicit']>;
+
 
 /** Options of {@link createElicitationHandler} and {@link registerElicitation}. */
 export interface ElicitationOptions {

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer, type ClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
 import { createScriptedAdapter } from '../create-scripted-adapter.js';
 import { McpToolHost } from '../mcp-tool-host.js';
-import type { ElicitationRequest } from './elicitation.js';
+import type { ElicitationRequest } from '@toolhost/contract';
 import type { ServerLogEvent } from './logging.js';
 import { EVERYTHING_SERVER, waitFor } from './test-support.js';
 
@@ -34,16 +34,16 @@ describe('McpToolHost client features', () => {
     host.on('server-log', (event) => logs.push(event));
     await host.discover();
 
-    const sampled = await host.callTool('trigger-sampling-request', { prompt: 'hi', maxTokens: 9 });
+    const sampled = await host.callTool({ name: 'trigger-sampling-request', arguments: { prompt: 'hi', maxTokens: 9 } });
     expect(sampled.error).toBeUndefined();
     expect(JSON.stringify(sampled.parts)).toContain('sampled 9');
 
-    const elicited = await host.callTool('trigger-elicitation-request', {});
+    const elicited = await host.callTool({ name: 'trigger-elicitation-request', arguments: {} });
     expect(elicitations[0]).toMatchObject({ mode: 'form', serverName: 'everything' });
     expect(JSON.stringify(elicited.parts)).toContain('Name: Ada');
 
     await waitFor(() => logs.some((log) => String(log.data).includes('1 root(s)')));
-    await host.roots.setFolders(['/work/project', '/work/other']);
+    await host.roots.set({ folders: ['/work/project', '/work/other'] });
     await waitFor(() => logs.some((log) => String(log.data).includes('2 root(s)')));
     expect(logs.every((log) => log.serverName === 'everything')).toBe(true);
   });
@@ -55,15 +55,15 @@ describe('McpToolHost client features', () => {
     hosts.push(host);
     await host.discover();
     const progress: number[] = [];
-    host.on('tool-progress', (event) => progress.push(event.progress));
-    const done = await host.callTool('wait', { ms: 500, progressEveryMs: 100 });
+    host.on('tool-call-progress', (event) => progress.push(event.progress));
+    const done = await host.callTool({ name: 'wait', arguments: { ms: 500, progressEveryMs: 100 } });
     expect(done.error).toBeUndefined();
     expect(progress.length).toBeGreaterThanOrEqual(3);
 
     const controller = new AbortController();
     setTimeout(() => controller.abort(), 150);
-    const cancelled = await host.callTool('wait', { ms: 600 }, { signal: controller.signal });
-    expect(cancelled.error?.code).toBe('TOOL_CALL_CANCELLED');
+    const cancelled = await host.callTool({ name: 'wait', arguments: { ms: 600 } }, { signal: controller.signal });
+    expect(cancelled.error?.code).toBe('CANCELLED');
     await waitFor(() => fixture.state.cancelled.length > 0);
   });
 
@@ -73,10 +73,10 @@ describe('McpToolHost client features', () => {
     const host = await McpToolHost.create({ settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true } } } });
     hosts.push(host);
     await host.discover();
-    const result = await host.callTool('json-in-text', {});
+    const result = await host.callTool({ name: 'json-in-text', arguments: {} });
     expect(result.error).toBeUndefined();
     expect(result.parts).toEqual([{ type: 'text', text: '{"total":42}' }]);
-    const mismatched = await host.callTool('bad-structured', {});
+    const mismatched = await host.callTool({ name: 'bad-structured', arguments: {} });
     expect(mismatched.error).toBeUndefined();
     expect(mismatched.structuredContent).toEqual({ total: 'many' });
   });

@@ -1,6 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
-import { ClientFeatureError } from './client-feature-error.js';
+import { HostError } from '../host-error.js';
+import type { ServerLogEvent } from '../host-events.js';
+
+export type { ServerLogEvent };
 
 /** MCP log levels, least to most severe (RFC 5424 names). */
 export const LOG_LEVELS: readonly LoggingLevel[] = [
@@ -14,17 +17,6 @@ export const LOG_LEVELS: readonly LoggingLevel[] = [
   'emergency',
 ];
 
-/** A `notifications/message` from a server, with the server's name attached. */
-export interface ServerLogEvent {
-  /** The server that sent it. */
-  readonly serverName: string;
-  /** Severity. */
-  readonly level: LoggingLevel;
-  /** The server's logger name, when it gives one. */
-  readonly logger?: string;
-  /** The payload (any JSON value). */
-  readonly data: unknown;
-}
 
 /** Options of {@link registerLogging}. */
 export interface LoggingOptions {
@@ -43,15 +35,14 @@ export function registerLogging(client: Client, options: LoggingOptions): void {
 }
 
 /**
- * Sends `logging/setLevel`. Throws a `ClientFeatureError` with code `CAPABILITY_NOT_SUPPORTED`
+ * Sends `logging/setLevel`. Throws a `HostError` with code `CAPABILITY_NOT_SUPPORTED`
  * when the server does not declare the `logging` capability.
  */
 export async function setLogLevel(client: Client, options: { serverName: string; level: LoggingLevel }): Promise<void> {
   if (!client.getServerCapabilities()?.logging) {
-    throw new ClientFeatureError({
+    throw new HostError({
       code: 'CAPABILITY_NOT_SUPPORTED',
       serverName: options.serverName,
-      method: 'logging/setLevel',
       message: `MCP server '${options.serverName}' does not support logging, so its log level cannot be set.`,
     });
   }

@@ -1,15 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ToolResultPart } from '../model-adapter.js';
-import { ClientFeatureError } from './client-feature-error.js';
+import type { ContentPart } from '@toolhost/contract';
+import { HostError } from '../host-error.js';
 
 /** One item of a `resources/read` result, in model-neutral form. */
-export interface ResourceContentPart {
+export interface ResourceContent {
   /** The URI of this item (a read may return several, e.g. a folder). */
   readonly uri: string;
   /** The MIME type, when the server gives one. */
   readonly mimeType?: string;
   /** `text` for text contents; `inlineData` (base64) for blob contents. */
-  readonly part: ToolResultPart;
+  readonly part: ContentPart;
 }
 
 /** Options of {@link readResourceParts}. */
@@ -24,18 +24,17 @@ export interface ReadResourceOptions {
 
 /**
  * Reads a resource and returns each content item as a part: text as `text`, binary (`blob`) as
- * `inlineData` with its MIME type. Failures become a `ClientFeatureError` (`RESOURCE_READ_FAILED`).
+ * `inlineData` with its MIME type. Failures become a `HostError` (`REQUEST_FAILED`).
  */
-export async function readResourceParts(client: Client, options: ReadResourceOptions): Promise<ResourceContentPart[]> {
+export async function readResourceParts(client: Client, options: ReadResourceOptions): Promise<ResourceContent[]> {
   let contents;
   try {
     const result = await client.readResource({ uri: options.uri }, options.signal ? { signal: options.signal } : {});
     contents = result.contents;
   } catch (cause) {
-    throw new ClientFeatureError({
-      code: 'RESOURCE_READ_FAILED',
+    throw new HostError({
+      code: 'REQUEST_FAILED',
       serverName: options.serverName,
-      method: 'resources/read',
       uri: options.uri,
       message: `Reading resource '${options.uri}' from MCP server '${options.serverName}' failed: ${cause instanceof Error ? cause.message : String(cause)}`,
       cause,
@@ -43,7 +42,7 @@ export async function readResourceParts(client: Client, options: ReadResourceOpt
   }
   return contents.map((item) => {
     const mimeType = item.mimeType;
-    const part: ToolResultPart =
+    const part: ContentPart =
       'text' in item && typeof item.text === 'string'
         ? { type: 'text', text: item.text }
         : { type: 'inlineData', mimeType: mimeType ?? 'application/octet-stream', data: String((item as { blob?: unknown }).blob ?? '') };

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ToolResultPart } from '../model-adapter.js';
-import { ClientFeatureError } from './client-feature-error.js';
+import type { ContentPart } from '@toolhost/contract';
+import { HostError } from '../host-error.js';
 import { readResourceParts } from './read-resource-parts.js';
 
 /** One `@server:uri` reference found in user input. */
@@ -49,11 +49,11 @@ export interface ResolveResourceReferencesOptions {
 /** The parts for the model plus what happened to each reference. */
 export interface ResolvedResourceReferences {
   /** The input text first, then a header and the content of each resolved reference. */
-  readonly parts: ToolResultPart[];
+  readonly parts: ContentPart[];
   /** References that were read. */
   readonly resolved: ResourceReference[];
-  /** References that could not be read, with the reason (a `ClientFeatureError`). */
-  readonly failed: Array<{ reference: ResourceReference; error: ClientFeatureError }>;
+  /** References that could not be read, with the reason (a `HostError`). */
+  readonly failed: Array<{ reference: ResourceReference; error: HostError }>;
 }
 
 /**
@@ -63,7 +63,7 @@ export interface ResolvedResourceReferences {
  * reported in `failed` and in a text part, never thrown.
  */
 export async function resolveResourceReferences(options: ResolveResourceReferencesOptions): Promise<ResolvedResourceReferences> {
-  const parts: ToolResultPart[] = [{ type: 'text', text: options.input }];
+  const parts: ContentPart[] = [{ type: 'text', text: options.input }];
   const resolved: ResourceReference[] = [];
   const failed: ResolvedResourceReferences['failed'] = [];
   const seen = new Set<string>();
@@ -73,8 +73,8 @@ export async function resolveResourceReferences(options: ResolveResourceReferenc
     const client = options.getClient(reference.serverName);
     try {
       if (!client) {
-        throw new ClientFeatureError({
-          code: 'UNKNOWN_SERVER',
+        throw new HostError({
+          code: 'SERVER_NOT_FOUND',
           serverName: reference.serverName,
           uri: reference.uri,
           message: `'${reference.raw}' names MCP server '${reference.serverName}', which is not connected. Check the server name with /mcp.`,
@@ -89,10 +89,10 @@ export async function resolveResourceReferences(options: ResolveResourceReferenc
       for (const content of contents) parts.push(content.part);
       resolved.push(reference);
     } catch (error) {
-      const featureError = ClientFeatureError.isInstance(error)
+      const featureError = HostError.isInstance(error)
         ? error
-        : new ClientFeatureError({
-            code: 'RESOURCE_READ_FAILED',
+        : new HostError({
+            code: 'REQUEST_FAILED',
             serverName: reference.serverName,
             uri: reference.uri,
             message: `Reading '${reference.raw}' failed: ${error instanceof Error ? error.message : String(error)}`,

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { ClientFeatureError } from './client-feature-error.js';
+import { HostError } from '../host-error.js';
 
 /** A `notifications/resources/updated` from a server. */
 export interface ResourceUpdatedEvent {
@@ -42,10 +42,9 @@ export class ResourceSubscriptions {
   /** Subscribe to a URI; throws `CAPABILITY_NOT_SUPPORTED` when the server offers no subscriptions. */
   async subscribe(uri: string): Promise<void> {
     if (!this.client.getServerCapabilities()?.resources?.subscribe) {
-      throw new ClientFeatureError({
+      throw new HostError({
         code: 'CAPABILITY_NOT_SUPPORTED',
         serverName: this.options.serverName,
-        method: 'resources/subscribe',
         uri,
         message: `MCP server '${this.options.serverName}' does not offer resource subscriptions, so '${uri}' cannot be watched.`,
       });

@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { ClientFeatureError } from './client-feature-error.js';
+import { HostError } from '../host-error.js';
 import { LenientClient } from './lenient-client.js';
 import { createClientFeatures } from './create-client-features.js';
 import { setLogLevel, type ServerLogEvent } from './logging.js';
@@ -82,8 +82,8 @@ describe('roots and logging against server-everything', () => {
       const client = await connectHttp(fixture.url);
       clients.push(client);
       const error = await setLogLevel(client, { serverName: 'fixture', level: 'info' }).catch((e: unknown) => e);
-      expect(ClientFeatureError.isInstance(error)).toBe(true);
-      expect(error).toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', serverName: 'fixture', method: 'logging/setLevel' });
+      expect(HostError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', serverName: 'fixture' });
     } finally {
       await Promise.all(clients.splice(0).map((client) => client.close()));
       await fixture.close();

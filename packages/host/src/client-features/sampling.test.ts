@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { SamplingRequest } from '../model-adapter.js';
-import { createClientFeatures, type ClientFeatureHooks } from './create-client-features.js';
+import type { SamplingRequest, UiHooks } from '@toolhost/contract';
+import { createClientFeatures } from './create-client-features.js';
 import { connectEverything, resultText } from './test-support.js';
 
 const clients: Client[] = [];
@@ -19,7 +19,7 @@ function adapterRecording(seen: SamplingRequest[]) {
   };
 }
 
-async function connect(hooks: ClientFeatureHooks | undefined, seen: SamplingRequest[]): Promise<Client> {
+async function connect(hooks: UiHooks | undefined, seen: SamplingRequest[]): Promise<Client> {
   const features = createClientFeatures({ serverName: 'everything', adapter: adapterRecording(seen), ...(hooks ? { hooks } : {}) });
   const client = await connectEverything(features.capabilities, (c) => features.attach(c));
   clients.push(client);

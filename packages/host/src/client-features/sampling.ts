@@ -5,44 +5,17 @@ import {
   type CreateMessageRequest,
   type CreateMessageResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { ModelAdapter, SamplingRequest, SamplingResponse, ToolResultPart } from '../model-adapter.js';
+import type { ContentPart, ModelAdapter, SamplingRequest, UiHooks } from '@toolhost/contract';
 
 /** JSON-RPC error code the spec gives for "User rejected sampling request". */
 export const SAMPLING_REJECTED_ERROR_CODE = -1;
 
-/** What a {@link SamplingApprovalHook} is asked to review. */
-export interface SamplingApprovalRequest {
-  /** The server that asked for a model completion. */
-  readonly serverName: string;
-  /** The request, converted to the adapter's form (what the model would see). */
-  readonly request: SamplingRequest;
-  /** Aborted when the server cancels the request or the connection closes. */
-  readonly signal: AbortSignal;
-}
 
-/** The user's answer to a sampling request (or to its result, see {@link SamplingResultReviewHook}). */
-export type SamplingApprovalDecision<T = SamplingRequest> =
-  /** Send it as it is. */
-  | { readonly action: 'approve' }
-  /** Send this edited version instead. */
-  | { readonly action: 'edit'; readonly value: T }
-  /** Refuse; the server receives error code -1 with `reason` in the message. */
-  | { readonly action: 'deny'; readonly reason?: string };
+/** Asks the user whether a server may use the host's model. */
+export type SamplingApprovalHook = NonNullable<UiHooks['approveSampling']>;
 
-/** Asks the user whether a server may use the host's model (human in the loop, before generation). */
-export type SamplingApprovalHook = (request: SamplingApprovalRequest) => Promise<SamplingApprovalDecision>;
-
-/** Asks the user whether the generated answer may go back to the server (after generation). */
-export type SamplingResultReviewHook = (review: {
-  /** The server that asked. */
-  readonly serverName: string;
-  /** The request that was sent to the model. */
-  readonly request: SamplingRequest;
-  /** The model's answer. */
-  readonly response: SamplingResponse;
-  /** Aborted when the server cancels the request. */
-  readonly signal: AbortSignal;
-}) => Promise<SamplingApprovalDecision<SamplingResponse>>;
+/** Asks the user whether the generated answer may go back to the server. */
+export type SamplingResultReviewHook = NonNullable<UiHooks['reviewSamplingResult']>;
 
 /** Options of {@link createSamplingHandler} and {@link registerSampling}. */
 export interface SamplingOptions {
@@ -62,7 +35,7 @@ function reject(serverName: string, message: string): McpError {
 
 type SamplingContent = CreateMessageRequest['params']['messages'][number]['content'];
 
-function toPart(serverName: string, block: unknown): ToolResultPart {
+function toPart(serverName: string, block: unknown): ContentPart {
   const content = block as { type?: string; text?: string; data?: string; mimeType?: string };
   if (content.type === 'text' && typeof content.text === 'string') return { type: 'text', text: content.text };
   if ((content.type === 'image' || content.type === 'audio') && typeof content.data === 'string') {
@@ -74,7 +47,7 @@ function toPart(serverName: string, block: unknown): ToolResultPart {
   );
 }
 
-function toParts(serverName: string, content: SamplingContent): ToolResultPart | ToolResultPart[] {
+function toParts(serverName: string, content: SamplingContent): ContentPart | ContentPart[] {
   return Array.isArray(content) ? content.map((block) => toPart(serverName, block)) : toPart(serverName, content);
 }
 

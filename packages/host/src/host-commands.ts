@@ -1,0 +1,68 @@
+import { BUILT_IN_COMMANDS } from './built-in-commands.js';
+import { findArgumentPosition, type SlashCommandCompletion } from './complete-slash-command.js';
+import type { HostCore } from './host-core.js';
+import type { HostPrompts } from './host-prompts.js';
+import type { HostServers, RequestOptions } from './host-servers.js';
+import { runSlashCommand } from './run-slash-command.js';
+import { promptToSlashCommand, type SlashCommand, type SlashCommandResult } from './slash-command.js';
+
+/** `host.commands`: slash commands, the built-in `/mcp` and one per MCP prompt. */
+export class HostCommands {
+  readonly #core: HostCore;
+  readonly #servers: HostServers;
+  readonly #prompts: HostPrompts;
+
+  /** @internal */
+  constructor(core: HostCore, servers: HostServers, prompts: HostPrompts) {
+    this.#core = core;
+    this.#servers = servers;
+    this.#prompts = prompts;
+  }
+
+  /** Every slash command, built-ins first, in the shape of the development-tool extension's `commands/get`. */
+  list(): SlashCommand[] {
+    return [...BUILT_IN_COMMANDS, ...this.#prompts.list().map(promptToSlashCommand)];
+  }
+
+  /**
+   * Run a slash command line: a prompt (`/poem-writer --title="Gemini CLI" --mood="reverent"`,
+   * or positional `/poem-writer "Gemini CLI" reverent`) returns its text ready for the model;
+   * `/name --help` describes a prompt's arguments; `/mcp [list|desc|schema] [server]` returns the
+   * status view; `/mcp auth [server]` signs in.
+   *
+   * @throws HostError `INVALID_SLASH_COMMAND`, `COMMAND_NOT_FOUND`, `MISSING_PROMPT_ARGUMENTS`,
+   * `SERVER_NOT_CONNECTED`, `REQUEST_FAILED`, `INVALID_RESPONSE`
+   */
+  async run(params: { readonly line: string }, options: RequestOptions = {}): Promise<SlashCommandResult> {
+    this.#core.assertOpen();
+    return runSlashCommand(params.line, {
+      prompts: () => this.#core.promptCommands(),
+      getClient: (serverName) => this.#core.manager.getClient(serverName),
+      status: () => this.#core.status(),
+      authenticate: (serverName) => this.#servers.authenticate({ serverName }, options),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  }
+
+  /**
+   * Completions while the user types a prompt slash command: finds the argument being typed at
+   * the end of `line` (`/poem-writer --mood=rev`, or positionally `/poem-writer "Gemini CLI" r`)
+   * and asks the prompt's server for values. Undefined when the line is not a prompt command or
+   * no argument is being typed (see `valueStart` to replace the typed value with a suggestion).
+   *
+   * @throws HostError `SERVER_NOT_CONNECTED` when the prompt's server is not connected.
+   */
+  async complete(params: { readonly line: string }, options: RequestOptions = {}): Promise<SlashCommandCompletion | undefined> {
+    this.#core.assertOpen();
+    const name = /^\s*\/(\S+)/.exec(params.line)?.[1];
+    const command = this.#core.promptCommands().find((prompt) => prompt.name === name);
+    if (!command) return undefined;
+    const position = findArgumentPosition({ line: params.line, commandName: command.name, arguments: command.arguments });
+    if (!position) return undefined;
+    const suggestions = await this.#prompts.complete(
+      { name: command.name, argument: position.argument, value: position.value, context: position.context },
+      options,
+    );
+    return { ...position, ...suggestions };
+  }
+}

@@ -1,0 +1,116 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { UiHooks } from '@toolhost/contract';
+import type { McpServerManager } from '@toolhost/discovery';
+import { buildStatus } from './build-status.js';
+import { BUILT_IN_COMMANDS } from './built-in-commands.js';
+import type { AttachedClientFeatures, ResourceSubscriptions } from './client-features/index.js';
+import { HostError } from './host-error.js';
+import type { HostEventEmitter, HostWarning } from './host-events.js';
+import type { HostSignIn } from './host-sign-in.js';
+import type { HostStatus } from './host-status.js';
+import { buildPromptCommands } from './prompt-commands.js';
+import type { ResolvedServer } from './resolve-servers.js';
+import type { PromptCommand } from './slash-command.js';
+
+/** The state a host and its groups (`servers`, `prompts`, `commands`, `resources`) share. Internal. */
+export class HostCore {
+  /** Every configured server, in settings order. */
+  readonly servers: readonly ResolvedServer[];
+  /** The same, by name. */
+  readonly serversByName: ReadonlyMap<string, ResolvedServer>;
+  /** The discovery layer. */
+  readonly manager: McpServerManager;
+  /** The one emitter. */
+  readonly events: HostEventEmitter;
+  /** OAuth sign-in and step-up. */
+  readonly auth: HostSignIn;
+  /** The UI hooks. */
+  readonly ui: UiHooks;
+  /** What the host tells its user about its settings. */
+  readonly warnings: readonly HostWarning[];
+  /** The client features attached to each server's current client. */
+  readonly attached = new Map<string, { readonly client: Client; readonly features: AttachedClientFeatures }>();
+  #closed = false;
+
+  constructor(fields: {
+    readonly servers: readonly ResolvedServer[];
+    readonly manager: McpServerManager;
+    readonly events: HostEventEmitter;
+    readonly auth: HostSignIn;
+    readonly ui: UiHooks;
+    readonly warnings: readonly HostWarning[];
+  }) {
+    this.servers = fields.servers;
+    this.serversByName = new Map(fields.servers.map((server) => [server.name, server]));
+    this.manager = fields.manager;
+    this.events = fields.events;
+    this.auth = fields.auth;
+    this.ui = fields.ui;
+    this.warnings = fields.warnings;
+  }
+
+  /** Whether `close()` was called. */
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /** Mark the host closed; later calls fail with `CLOSED`. */
+  markClosed(): void {
+    this.#closed = true;
+  }
+
+  /** @throws HostError `CLOSED` after `close()`. */
+  assertOpen(): void {
+    if (this.#closed) {
+      throw new HostError({ code: 'CLOSED', message: 'This McpToolHost was closed; create a new one to use MCP servers again.' });
+    }
+  }
+
+  /**
+   * The client of a connected server.
+   *
+   * @throws HostError `SERVER_NOT_FOUND` when no server of that name is configured, `SERVER_NOT_CONNECTED` when it is not connected.
+   */
+  requireClient(serverName: string, what: string): Client {
+    const client = this.manager.getClient(serverName);
+    if (client) return client;
+    throw this.notConnected(serverName, what);
+  }
+
+  /** The error for a server that is not connected (or not configured). */
+  notConnected(serverName: string, what: string): HostError {
+    return this.serversByName.has(serverName)
+      ? new HostError({
+          code: 'SERVER_NOT_CONNECTED',
+          serverName,
+          message: `MCP server "${serverName}" is not connected, so the host cannot ${what}; see /mcp for why.`,
+        })
+      : new HostError({ code: 'SERVER_NOT_FOUND', serverName, message: `No MCP server named "${serverName}" is configured, so the host cannot ${what}.` });
+  }
+
+  /** The resource subscriptions of a connected server's current client. */
+  subscriptions(serverName: string): ResourceSubscriptions | undefined {
+    const attached = this.attached.get(serverName);
+    return attached && this.manager.getClient(serverName) === attached.client ? attached.features.subscriptions : undefined;
+  }
+
+  /** The MCP prompts as slash commands, in registry order. */
+  promptCommands(): PromptCommand[] {
+    return buildPromptCommands(
+      this.manager.prompts.list(),
+      BUILT_IN_COMMANDS.map((command) => command.name),
+    );
+  }
+
+  /** The `/mcp` view as data. */
+  status(): HostStatus {
+    return buildStatus({
+      discoveryState: this.manager.getDiscoveryState(),
+      servers: this.servers,
+      snapshots: this.manager.listServers(),
+      tools: this.manager.tools.list(),
+      prompts: this.promptCommands(),
+      warnings: this.warnings,
+    });
+  }
+}

@@ -1,0 +1,40 @@
+import type { ConfigError, ConfigWarning } from '@toolhost/config';
+import type { HostWarning } from './host-events.js';
+import type { ResolvedServer } from './resolve-servers.js';
+
+/**
+ * What the host tells its user about the settings it was given: each entry or file that could
+ * not be used, each warning, and one warning per untrusted project folder whose servers are
+ * blocked, naming the command that trusts it (so a host with project servers only never comes up
+ * empty without saying why).
+ */
+export function buildHostWarnings(input: {
+  readonly servers: readonly ResolvedServer[];
+  readonly errors: readonly ConfigError[];
+  readonly warnings: readonly ConfigWarning[];
+}): HostWarning[] {
+  const result: HostWarning[] = [];
+  const byFolder = new Map<string, { trustCommand: string; names: string[] }>();
+  for (const server of input.servers) {
+    if (!server.untrustedProject) continue;
+    const entry = byFolder.get(server.untrustedProject.folder) ?? { trustCommand: server.untrustedProject.trustCommand, names: [] };
+    entry.names.push(server.name);
+    byFolder.set(server.untrustedProject.folder, entry);
+  }
+  for (const [folder, { trustCommand, names }] of byFolder) {
+    const list = names.map((name) => `"${name}"`).join(', ');
+    result.push({
+      code: 'UNTRUSTED_PROJECT',
+      message:
+        `${names.length === 1 ? 'MCP server' : `${names.length} MCP servers`} ${list} ${names.length === 1 ? 'comes' : 'come'} from the settings of the project folder ${folder}, ` +
+        `which is not trusted, so ${names.length === 1 ? 'it is' : 'they are'} not started. If you trust this folder, run "${trustCommand}" in ${folder}.`,
+    });
+  }
+  for (const error of input.errors) result.push(fromConfig(error.code, error.message, error.serverName, error.filePath));
+  for (const warning of input.warnings) result.push(fromConfig(warning.code, warning.message, warning.serverName, warning.filePath));
+  return result;
+}
+
+function fromConfig(code: string, message: string, serverName: string | undefined, filePath: string | undefined): HostWarning {
+  return { code, message, ...(serverName !== undefined ? { serverName } : {}), ...(filePath !== undefined ? { filePath } : {}) };
+}

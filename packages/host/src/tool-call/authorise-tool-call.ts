@@ -1,0 +1,117 @@
+import type { Authorization } from '@toolhost/confirmation';
+import { ConfirmationError } from '@toolhost/confirmation';
+import { HostError } from '../host-error.js';
+import type { CallableTool } from './callable-tool.js';
+import { cancelled, failure, fromLayerError, type ToolCallFailure } from './tool-call-failure.js';
+import type { ToolCallRuntime } from './tool-call-runtime.js';
+import type { ToolCallTracker } from './tool-call-tracker.js';
+
+/** The call may run. */
+export const AUTHORISED = Object.freeze({ authorised: true as const });
+
+/** What the authorise stage decides: run, or the failure to report. */
+export type AuthoriseResult = typeof AUTHORISED | ToolCallFailure;
+
+/**
+ * Stage "authorise": the confirmation policy decides (host policy, trust, allow-lists, pinned
+ * approvals) and, when the user must decide, the `confirm` hook is asked. Reports the call's one
+ * `PENDING` (with the confirmation request when there is one). Synchronous when the policy
+ * answers synchronously and nobody is asked.
+ */
+export function authoriseToolCall(
+  runtime: ToolCallRuntime,
+  tracker: ToolCallTracker,
+  tool: CallableTool,
+  args: Readonly<Record<string, unknown>>,
+  signal: AbortSignal | undefined,
+): AuthoriseResult | Promise<AuthoriseResult> {
+  let authorization: Authorization | Promise<Authorization>;
+  try {
+    authorization = runtime.policy.authorize({
+      toolCallId: tracker.toolCallId,
+      serverName: tool.definition.serverName,
+      registeredName: tool.definition.name,
+      tool: tool.listed,
+      arguments: args,
+      trust: tool.trust,
+      serverIdentity: tool.serverIdentity,
+    });
+  } catch (error) {
+    tracker.pending();
+    return policyFailure(error, tool);
+  }
+  if (authorization instanceof Promise) {
+    return authorization.then(
+      (settled) => decide(runtime, tracker, tool, settled, signal),
+      (error: unknown) => {
+        tracker.pending();
+        return policyFailure(error, tool);
+      },
+    );
+  }
+  return decide(runtime, tracker, tool, authorization, signal);
+}
+
+function decide(
+  runtime: ToolCallRuntime,
+  tracker: ToolCallTracker,
+  tool: CallableTool,
+  authorization: Authorization,
+  signal: AbortSignal | undefined,
+): AuthoriseResult | Promise<AuthoriseResult> {
+  if (authorization.status === 'allowed') {
+    tracker.pending();
+    return AUTHORISED;
+  }
+  tracker.pending(authorization.request);
+  if (authorization.status === 'denied') return failure(fromLayerError(authorization.error, tool, authorization.error.code));
+  return ask(runtime, tool, authorization, signal);
+}
+
+async function ask(
+  runtime: ToolCallRuntime,
+  tool: CallableTool,
+  authorization: Extract<Authorization, { status: 'ask' }>,
+  signal: AbortSignal | undefined,
+): Promise<AuthoriseResult> {
+  const confirm = runtime.ui.confirm;
+  if (signal?.aborted || !confirm) return failure(cancelled(tool, false));
+  let answer: unknown;
+  try {
+    answer = await confirm.call(runtime.ui, authorization.request, signal ? { signal } : {});
+  } catch (error) {
+    if (signal?.aborted) return failure(cancelled(tool, false));
+    const { name, serverName } = tool.definition;
+    return failure(
+      new HostError({
+        code: 'CONFIRMATION_FAILED',
+        serverName,
+        toolName: name,
+        cause: error,
+        message: `Asking the user whether tool "${name}" of MCP server "${serverName}" may run failed (${error instanceof Error ? error.message : String(error)}); the tool was not called.`,
+      }),
+    );
+  }
+  if (signal?.aborted) return failure(cancelled(tool, false));
+  try {
+    const decision = await authorization.answer(answer);
+    return decision.allowed ? AUTHORISED : failure(fromLayerError(decision.error, tool, decision.error.code));
+  } catch (error) {
+    return policyFailure(error, tool);
+  }
+}
+
+function policyFailure(error: unknown, tool: CallableTool): ToolCallFailure {
+  if (ConfirmationError.isInstance(error)) return failure(fromLayerError(error, tool, error.code));
+  const { name, serverName } = tool.definition;
+  // Only the host's own policy function can throw anything else; a failing policy denies.
+  return failure(
+    new HostError({
+      code: 'DENIED_BY_POLICY',
+      serverName,
+      toolName: name,
+      cause: error,
+      message: `The host's policy failed while deciding whether tool "${name}" of MCP server "${serverName}" may run (${error instanceof Error ? error.message : String(error)}); the tool was not called.`,
+    }),
+  );
+}

@@ -1,0 +1,60 @@
+import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import type { HostToolDefinition } from '@toolhost/contract';
+import type { RegisteredTool } from '@toolhost/discovery';
+import { getToolPresentation } from '../client-features/tool-presentation.js';
+import type { ResolvedServer } from '../resolve-servers.js';
+
+/** A registered tool with everything a call needs, built once per registry entry. */
+export interface CallableTool {
+  /** The tool as the adapter and the UI see it. */
+  readonly definition: HostToolDefinition;
+  /** The tool exactly as the server listed it (what approvals are pinned to). */
+  readonly listed: Tool;
+  /** The server's request timeout. */
+  readonly timeoutMs: number;
+  /** The server entry's `trust`. */
+  readonly trust: boolean;
+  /** The server's transport and target, so an approval does not carry over to another server of the same name. */
+  readonly serverIdentity: string;
+  /** True for HTTP and SSE servers (OAuth step-up applies). */
+  readonly remote: boolean;
+}
+
+/** A registry entry in the adapter-facing form. */
+export function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
+  const { tool } = entry;
+  const { icons } = getToolPresentation(tool);
+  return {
+    name: entry.registeredName,
+    serverName: entry.serverName,
+    originalName: entry.originalName,
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema as Record<string, unknown>,
+    ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
+    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
+    ...(icons.length > 0 ? { icons } : {}),
+  };
+}
+
+// Per registry entry (a new listing makes new entries), so the per-call path builds nothing.
+const callableByEntry = new WeakMap<RegisteredTool, CallableTool>();
+
+/** The {@link CallableTool} of a registry entry, or undefined when its server is not configured. */
+export function toCallableTool(entry: RegisteredTool, servers: ReadonlyMap<string, ResolvedServer>): CallableTool | undefined {
+  const cached = callableByEntry.get(entry);
+  if (cached) return cached;
+  const server = servers.get(entry.serverName);
+  if (!server) return undefined;
+  const callable: CallableTool = {
+    definition: toToolDefinition(entry),
+    listed: entry.tool,
+    timeoutMs: server.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,
+    trust: server.config.trust === true,
+    serverIdentity: `${server.transport.transport}:${server.transport.target}`,
+    remote: server.transport.transport !== 'stdio',
+  };
+  callableByEntry.set(entry, callable);
+  return callable;
+}

@@ -1,0 +1,111 @@
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolCallProgress } from '@toolhost/contract';
+import { HostError } from '../host-error.js';
+import type { CallableTool } from './callable-tool.js';
+import { executionError } from './tool-call-failure.js';
+import type { ToolCallRuntime } from './tool-call-runtime.js';
+import type { ToolCallTracker } from './tool-call-tracker.js';
+
+/**
+ * Stage "execute": `tools/call` on the tool's server with its timeout. Progress is asked for
+ * only when someone consumes it (a `tool-call-progress` or `tool-call-update` listener); then
+ * each notification resets the timeout, up to the host's overall cap. Remote servers get OAuth
+ * step-up around the request. Returns the SDK's promise itself: no extra asynchronous step.
+ */
+export function executeToolCall(
+  runtime: ToolCallRuntime,
+  tracker: ToolCallTracker,
+  tool: CallableTool,
+  args: Readonly<Record<string, unknown>>,
+  signal: AbortSignal | undefined,
+): Promise<CallToolResult> {
+  const { serverName, originalName } = tool.definition;
+  const client = runtime.getClient(serverName);
+  if (!client) {
+    return Promise.reject(
+      new HostError({
+        code: 'SERVER_NOT_CONNECTED',
+        serverName,
+        toolName: tool.definition.name,
+        message: `MCP server "${serverName}" is not connected, so tool "${tool.definition.name}" cannot run; see /mcp for why.`,
+      }),
+    );
+  }
+  const options: RequestOptions = { timeout: tool.timeoutMs };
+  if (signal) options.signal = signal;
+  if (tracker.observesProgress) {
+    options.resetTimeoutOnProgress = true;
+    options.maxTotalTimeout = Math.max(runtime.maxTotalTimeoutMs, tool.timeoutMs);
+    options.onprogress = (progress) => tracker.progress(toProgress(progress));
+  }
+  const params = { name: originalName, arguments: args as Record<string, unknown> };
+  const request = () => client.callTool(params, undefined, options) as Promise<CallToolResult>;
+  if (!tool.remote) return request();
+  return runtime.withStepUp({ serverName, what: `call tool "${originalName}"`, run: request, signal });
+}
+
+function toProgress(progress: { progress: number; total?: number; message?: string }): ToolCallProgress {
+  return {
+    progress: progress.progress,
+    ...(progress.total !== undefined ? { total: progress.total } : {}),
+    ...(progress.message !== undefined ? { message: progress.message } : {}),
+  };
+}
+
+interface UrlElicitation {
+  readonly url?: unknown;
+  readonly message?: unknown;
+  readonly elicitationId?: unknown;
+}
+
+/**
+ * After a failed request: when the server demanded URL elicitations (`-32042`) and the user
+ * accepted every one through the `elicit` hook, the call is sent once more. Otherwise, or when
+ * the retry fails too, the failure as a {@link HostError}.
+ */
+export async function recoverToolCall(
+  runtime: ToolCallRuntime,
+  tracker: ToolCallTracker,
+  tool: CallableTool,
+  args: Readonly<Record<string, unknown>>,
+  signal: AbortSignal | undefined,
+  error: unknown,
+): Promise<CallToolResult | HostError> {
+  if (!(error instanceof McpError && error.code === ErrorCode.UrlElicitationRequired) || signal?.aborted) {
+    return executionError(error, tool, signal);
+  }
+  if (!(await acceptUrlElicitations(runtime, tool, error, signal))) return executionError(error, tool, signal);
+  try {
+    return await executeToolCall(runtime, tracker, tool, args, signal);
+  } catch (retryError) {
+    return executionError(retryError, tool, signal);
+  }
+}
+
+async function acceptUrlElicitations(runtime: ToolCallRuntime, tool: CallableTool, error: McpError, signal: AbortSignal | undefined): Promise<boolean> {
+  const elicit = runtime.ui.elicit;
+  const data = error.data as { elicitations?: unknown } | undefined;
+  const elicitations = Array.isArray(data?.elicitations) ? (data.elicitations as UrlElicitation[]) : [];
+  if (!elicit || elicitations.length === 0) return false;
+  for (const item of elicitations) {
+    let url: URL;
+    try {
+      url = new URL(typeof item.url === 'string' ? item.url : '');
+    } catch {
+      return false;
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+    const answer = await elicit.call(runtime.ui, {
+      mode: 'url',
+      serverName: tool.definition.serverName,
+      message: typeof item.message === 'string' ? item.message : '',
+      url: url.href,
+      domain: url.hostname,
+      elicitationId: typeof item.elicitationId === 'string' ? item.elicitationId : '',
+      signal: signal ?? new AbortController().signal,
+    });
+    if (answer.action !== 'accept') return false;
+  }
+  return true;
+}

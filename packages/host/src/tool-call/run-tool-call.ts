@@ -1,0 +1,86 @@
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ModelToolCall, ToolCall, ToolCallOutcome } from '@toolhost/contract';
+import { HostError } from '../host-error.js';
+import { authoriseToolCall } from './authorise-tool-call.js';
+import type { CallableTool } from './callable-tool.js';
+import { executeToolCall, recoverToolCall } from './execute-tool-call.js';
+import { mapToolResult, type MappedResult, type StructuredContentReport } from './map-tool-result.js';
+import { cancelled, failure, fromLayerError, toolNotFound, type ToolCallFailure } from './tool-call-failure.js';
+import type { ToolCallRuntime } from './tool-call-runtime.js';
+import { ToolCallTracker } from './tool-call-tracker.js';
+
+/** The result of one tool call: the outcome for the adapter, plus what a UI needs. */
+export interface ToolCallResult extends ToolCallOutcome {
+  /** Short user-facing summary (or the error message). */
+  readonly display: string;
+  /** The final state of the call, as last sent in `tool-call-update`. */
+  readonly toolCall: ToolCall;
+  /** Why the call did not succeed: the code says what happened, `cause` the lower layer's error. */
+  readonly error?: HostError;
+  /** How the result's structured content relates to the tool's `outputSchema`, when the tool has one or sent structured content. */
+  readonly structuredContentCheck?: StructuredContentReport;
+}
+
+const EMPTY_ARGUMENTS: Readonly<Record<string, unknown>> = Object.freeze({});
+
+/**
+ * One tool call through its stages: resolve the name → validate the arguments → authorise
+ * (policy, then the user when asked) → execute on the server → map the result. Never throws:
+ * a call that does not succeed comes back as an error outcome the model can read.
+ */
+export async function runToolCall(runtime: ToolCallRuntime, call: ModelToolCall, signal?: AbortSignal): Promise<ToolCallResult> {
+  const args = call.arguments ?? EMPTY_ARGUMENTS;
+  const tracker = new ToolCallTracker(runtime.events, call.id ?? runtime.newToolCallId(), call.name, args);
+  const tool = runtime.findTool(call.name);
+  if (!tool) return failed(tracker, call, failure(toolNotFound(call.name, runtime.toolNames())));
+  tracker.found(tool);
+  const validation = runtime.validator.validate({
+    serverName: tool.definition.serverName,
+    toolName: tool.definition.originalName,
+    inputSchema: tool.listed.inputSchema,
+    arguments: args,
+  });
+  if (!validation.valid) {
+    tracker.pending();
+    return failed(tracker, call, failure(fromLayerError(validation.error, tool, 'INVALID_TOOL_ARGUMENTS')));
+  }
+  let authorised = authoriseToolCall(runtime, tracker, tool, args, signal);
+  if (authorised instanceof Promise) authorised = await authorised;
+  if ('error' in authorised) return failed(tracker, call, authorised);
+  if (signal?.aborted) return failed(tracker, call, failure(cancelled(tool, false)));
+  tracker.executing();
+  let result: CallToolResult | HostError;
+  try {
+    result = await executeToolCall(runtime, tracker, tool, args, signal);
+  } catch (error) {
+    result = await recoverToolCall(runtime, tracker, tool, args, signal, error);
+  }
+  if (HostError.isInstance(result)) return failed(tracker, call, failure(result));
+  return finished(tracker, call, tool, mapToolResult(result, tool.definition, runtime.resultMapping));
+}
+
+function failed(tracker: ToolCallTracker, call: ModelToolCall, { error, status }: ToolCallFailure): ToolCallResult {
+  const toolCall = tracker.finish(status, { error: { message: error.message, type: error.code } });
+  return { call, parts: [{ type: 'text', text: error.message }], isError: true, display: error.message, toolCall, error };
+}
+
+function finished(tracker: ToolCallTracker, call: ModelToolCall, tool: CallableTool, mapped: MappedResult): ToolCallResult {
+  const { parts, display, structuredContent, structuredContentCheck } = mapped;
+  const structured = {
+    ...(structuredContent ? { structuredContent } : {}),
+    ...(structuredContentCheck ? { structuredContentCheck } : {}),
+  };
+  if (mapped.isError) {
+    const { name, serverName } = tool.definition;
+    const error = new HostError({
+      code: 'TOOL_REPORTED_ERROR',
+      serverName,
+      toolName: name,
+      message: `Tool "${name}" of MCP server "${serverName}" reported an error: ${display}`,
+    });
+    const toolCall = tracker.finish('FAILED', { error: { message: error.message, type: error.code } });
+    return { call, parts, isError: true, display, toolCall, error, ...structured };
+  }
+  const toolCall = tracker.finish('SUCCEEDED', { output: { text: display, ...(structuredContent ? { structuredData: structuredContent } : {}) } });
+  return { call, parts, isError: false, display, toolCall, ...structured };
+}

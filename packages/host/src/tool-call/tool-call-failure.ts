@@ -1,0 +1,77 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ToolhostError } from '@toolhost/contract';
+import { HostError, type HostErrorCode } from '../host-error.js';
+import type { CallableTool } from './callable-tool.js';
+
+/** A call that did not succeed: the error for the model and the final status. */
+export interface ToolCallFailure {
+  /** What happened, in words the model can use. */
+  readonly error: HostError;
+  /** `CANCELLED` when the user declined or the call was aborted, else `FAILED`. */
+  readonly status: 'FAILED' | 'CANCELLED';
+}
+
+const CANCELLED_CODES: ReadonlySet<HostErrorCode> = new Set(['CANCELLED', 'TOOL_CALL_DENIED', 'DENIED_BY_POLICY', 'CONFIRMATION_REQUIRED']);
+
+/** A failure with the status its code implies. */
+export function failure(error: HostError): ToolCallFailure {
+  return { error, status: CANCELLED_CODES.has(error.code) ? 'CANCELLED' : 'FAILED' };
+}
+
+/** A lower layer's toolhost error, re-issued as a {@link HostError} about this call (same code and message). */
+export function fromLayerError(error: ToolhostError, tool: CallableTool, code: HostErrorCode): HostError {
+  return new HostError({ code, message: error.message, serverName: tool.definition.serverName, toolName: tool.definition.name, cause: error });
+}
+
+/** The call was aborted through its signal before or while it ran. */
+export function cancelled(tool: CallableTool, ran: boolean): HostError {
+  const { name, serverName } = tool.definition;
+  return new HostError({
+    code: 'CANCELLED',
+    serverName,
+    toolName: name,
+    message: ran
+      ? `The call to tool "${name}" of MCP server "${serverName}" was cancelled.`
+      : `The call to tool "${name}" was cancelled before it ran.`,
+  });
+}
+
+/** Why a request to the server failed, as a {@link HostError} (SDK error codes: timeout, closed connection). */
+export function executionError(error: unknown, tool: CallableTool, signal: AbortSignal | undefined): HostError {
+  const { name, serverName } = tool.definition;
+  if (signal?.aborted) return cancelled(tool, true);
+  if (HostError.isInstance(error)) {
+    // Raised around the call by the host itself (step-up: AUTH_REQUIRED, STEP_UP_LIMIT, ...).
+    return new HostError({ code: error.code, serverName, toolName: name, message: error.message, cause: error.cause ?? error });
+  }
+  const reason = error instanceof Error ? error.message : String(error);
+  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+    return new HostError({
+      code: 'REQUEST_TIMEOUT',
+      serverName,
+      toolName: name,
+      cause: error,
+      message: `Tool "${name}" of MCP server "${serverName}" did not answer within ${tool.timeoutMs} ms. ${reason}`,
+    });
+  }
+  const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+  return new HostError({
+    code: closed ? 'CONNECTION_CLOSED' : 'REQUEST_FAILED',
+    serverName,
+    toolName: name,
+    cause: error,
+    message: `Tool "${name}" of MCP server "${serverName}" failed: ${reason}`,
+  });
+}
+
+/** No registered tool has the name the model used. */
+export function toolNotFound(name: string, known: readonly string[]): HostError {
+  const shown = known.slice(0, 20).join(', ');
+  return new HostError({
+    code: 'TOOL_NOT_FOUND',
+    toolName: name,
+    message: `Tool "${name}" is not registered. ${
+      known.length ? `Available tools: ${shown}${known.length > 20 ? ', ...' : ''}.` : 'No MCP tools are available: run discover() first or check the server status.'
+    }`,
+  });
+}

@@ -1,0 +1,32 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { UiHooks } from '@toolhost/contract';
+import type { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
+import type { HostEventEmitter } from '../host-events.js';
+import type { ResultMappingOptions } from './map-tool-result.js';
+import type { CallableTool } from './callable-tool.js';
+
+/** What the tool-call stages need from the host; built once per host. */
+export interface ToolCallRuntime {
+  /** The registered tool under the name the model used. */
+  findTool(name: string): CallableTool | undefined;
+  /** Every registered name (for the not-found message). */
+  toolNames(): readonly string[];
+  /** Argument validation, compiled once per input schema. */
+  readonly validator: ToolArgumentValidator;
+  /** The one place that decides whether a call may run. */
+  readonly policy: ConfirmationPolicy;
+  /** The UI hooks (`confirm`, `elicit`), read on every call. */
+  readonly ui: UiHooks;
+  /** The host's events. */
+  readonly events: HostEventEmitter;
+  /** The connected client of a server. */
+  getClient(serverName: string): Client | undefined;
+  /** Run a request to a remote server with OAuth step-up around it. */
+  withStepUp<T>(options: { readonly serverName: string; readonly what: string; readonly run: () => Promise<T>; readonly signal: AbortSignal | undefined }): Promise<T>;
+  /** How results are mapped for the model. */
+  readonly resultMapping: ResultMappingOptions;
+  /** Overall cap of one call, in milliseconds. */
+  readonly maxTotalTimeoutMs: number;
+  /** A fresh tool-call id, for calls the model gave none. */
+  newToolCallId(): string;
+}

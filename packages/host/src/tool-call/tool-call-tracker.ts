@@ -1,0 +1,113 @@
+import type { ConfirmationRequest, ToolCall, ToolCallError, ToolCallOutput, ToolCallProgress, ToolCallStatus } from '@toolhost/contract';
+import type { HostEventEmitter } from '../host-events.js';
+import type { CallableTool } from './callable-tool.js';
+
+function progressText(progress: ToolCallProgress): string {
+  const amount = progress.total !== undefined ? `${progress.progress}/${progress.total}` : `${progress.progress}`;
+  return progress.message ? `${amount} ${progress.message}` : amount;
+}
+
+/**
+ * The lifecycle of one tool call. It reports each step as a `tool-call-update` event carrying
+ * the whole {@link ToolCall}, and builds that snapshot only when someone listens.
+ */
+export class ToolCallTracker {
+  readonly #events: HostEventEmitter;
+  readonly #toolCallId: string;
+  readonly #toolName: string;
+  readonly #inputParameters: Readonly<Record<string, unknown>>;
+  #status: ToolCallStatus = 'PENDING';
+  #tool: CallableTool | undefined;
+  #confirmationRequest: ConfirmationRequest | undefined;
+  #progress: ToolCallProgress | undefined;
+  #output: ToolCallOutput | undefined;
+  #error: ToolCallError | undefined;
+
+  constructor(events: HostEventEmitter, toolCallId: string, toolName: string, inputParameters: Readonly<Record<string, unknown>>) {
+    this.#events = events;
+    this.#toolCallId = toolCallId;
+    this.#toolName = toolName;
+    this.#inputParameters = inputParameters;
+  }
+
+  /** The call's id. */
+  get toolCallId(): string {
+    return this.#toolCallId;
+  }
+
+  /** Whether anyone consumes progress (so the server is asked for it). */
+  get observesProgress(): boolean {
+    return this.#events.has('tool-call-progress') || this.#events.has('tool-call-update');
+  }
+
+  /** The tool was found. */
+  found(tool: CallableTool): void {
+    this.#tool = tool;
+  }
+
+  /** `PENDING`, with the confirmation request when the user must decide. */
+  pending(confirmationRequest?: ConfirmationRequest): void {
+    this.#confirmationRequest = confirmationRequest;
+    this.#emit();
+  }
+
+  /** `EXECUTING`: the request went to the server. */
+  executing(): void {
+    this.#status = 'EXECUTING';
+    this.#confirmationRequest = undefined;
+    this.#emit();
+  }
+
+  /** A progress notification of the running call. */
+  progress(progress: ToolCallProgress): void {
+    this.#progress = progress;
+    const definition = this.#tool?.definition;
+    if (definition && this.#events.has('tool-call-progress')) {
+      this.#events.emit('tool-call-progress', {
+        toolCallId: this.#toolCallId,
+        serverName: definition.serverName,
+        toolName: definition.name,
+        ...progress,
+      });
+    }
+    this.#emit();
+  }
+
+  /** The final state; returns the final {@link ToolCall}. */
+  finish(status: 'SUCCEEDED' | 'FAILED' | 'CANCELLED', result: { readonly output?: ToolCallOutput; readonly error?: ToolCallError }): ToolCall {
+    this.#status = status;
+    this.#confirmationRequest = undefined;
+    this.#progress = undefined;
+    this.#output = result.output;
+    this.#error = result.error;
+    const snapshot = this.snapshot();
+    if (this.#events.has('tool-call-update')) this.#events.emit('tool-call-update', snapshot);
+    return snapshot;
+  }
+
+  /** The call as it is now. */
+  snapshot(): ToolCall {
+    const definition = this.#tool?.definition;
+    return {
+      toolCallId: this.#toolCallId,
+      status: this.#status,
+      toolName: this.#toolName,
+      ...(definition
+        ? {
+            serverName: definition.serverName,
+            serverToolName: definition.originalName,
+            description: `${definition.serverName} › ${definition.originalName}`,
+          }
+        : {}),
+      inputParameters: this.#inputParameters,
+      ...(this.#progress ? { progress: this.#progress, liveContent: progressText(this.#progress) } : {}),
+      ...(this.#output ? { output: this.#output } : {}),
+      ...(this.#error ? { error: this.#error } : {}),
+      ...(this.#confirmationRequest ? { confirmationRequest: this.#confirmationRequest } : {}),
+    };
+  }
+
+  #emit(): void {
+    if (this.#events.has('tool-call-update')) this.#events.emit('tool-call-update', this.snapshot());
+  }
+}
