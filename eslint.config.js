@@ -12,6 +12,13 @@ export default tseslint.config(
       'no-console': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // One private-member style: ECMAScript `#private`, never TypeScript's `private` keyword.
+      'no-restricted-syntax': [
+        'error',
+        { selector: "PropertyDefinition[accessibility='private']", message: 'Use a #private field instead of `private`.' },
+        { selector: "MethodDefinition[accessibility='private'][kind!='constructor']", message: 'Use a #private method instead of `private`.' },
+        { selector: 'TSParameterProperty', message: 'Declare the field (#private) and assign it in the constructor.' },
+      ],
     },
   },
   {

@@ -15,20 +15,20 @@ export interface AllowListStore {
 
 /** An {@link AllowListStore} in memory: approvals last as long as the process (the default). */
 export class InMemoryAllowListStore implements AllowListStore {
-  private allowList: AllowList;
+  #allowList: AllowList;
 
   /** Start with `initial`, or empty. */
   constructor(initial: AllowList = emptyAllowList()) {
-    this.allowList = initial;
+    this.#allowList = initial;
   }
 
   /** The current allow-list. */
   async read(): Promise<AllowList> {
-    return this.allowList;
+    return this.#allowList;
   }
 
   /** Replace the allow-list. */
   async write(allowList: AllowList): Promise<void> {
-    this.allowList = allowList;
+    this.#allowList = allowList;
   }
 }

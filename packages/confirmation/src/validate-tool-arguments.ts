@@ -45,40 +45,40 @@ function describe(error: ErrorObject): ArgumentIssue {
  * Compiled validators are cached per schema object.
  */
 export class ToolArgumentValidator {
-  private readonly cache = new WeakMap<object, ValidateFunction | string>();
-  private draft07: Ajv | undefined;
-  private draft2020: Ajv2020 | undefined;
+  readonly #cache = new WeakMap<object, ValidateFunction | string>();
+  #draft07: Ajv | undefined;
+  #draft2020: Ajv2020 | undefined;
 
-  private compile(schema: Record<string, unknown>): ValidateFunction | string {
-    const cached = this.cache.get(schema);
+  #compile(schema: Record<string, unknown>): ValidateFunction | string {
+    const cached = this.#cache.get(schema);
     if (cached !== undefined) return cached;
     // The root $id and $schema are left out: two tools may share an $id, and $schema only picks the dialect.
     const { $id: _id, $schema, ...rest } = schema;
     let compiled: ValidateFunction | string;
     try {
       const is2020 = typeof $schema === 'string' && /2020-12|2019-09/.test($schema);
-      compiled = is2020 ? this.ajv2020().compile(rest) : this.ajv07().compile(rest);
+      compiled = is2020 ? this.#ajv2020().compile(rest) : this.#ajv07().compile(rest);
     } catch (error) {
       compiled = `the input schema could not be compiled: ${error instanceof Error ? error.message : String(error)}`;
     }
-    this.cache.set(schema, compiled);
+    this.#cache.set(schema, compiled);
     return compiled;
   }
 
-  private ajv07(): Ajv {
-    if (!this.draft07) {
-      this.draft07 = new Ajv({ strict: false, allErrors: true, logger: false, validateSchema: false });
-      addFormats(this.draft07);
+  #ajv07(): Ajv {
+    if (!this.#draft07) {
+      this.#draft07 = new Ajv({ strict: false, allErrors: true, logger: false, validateSchema: false });
+      addFormats(this.#draft07);
     }
-    return this.draft07;
+    return this.#draft07;
   }
 
-  private ajv2020(): Ajv2020 {
-    if (!this.draft2020) {
-      this.draft2020 = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
-      addFormats(this.draft2020);
+  #ajv2020(): Ajv2020 {
+    if (!this.#draft2020) {
+      this.#draft2020 = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
+      addFormats(this.#draft2020);
     }
-    return this.draft2020;
+    return this.#draft2020;
   }
 
   /** Check the arguments of one call. Never throws. */
@@ -89,7 +89,7 @@ export class ToolArgumentValidator {
       issues = [{ path: '', message: 'must be an object' }];
     } else {
       if (!isRecord(options.inputSchema)) return { valid: true };
-      const validate = this.compile(options.inputSchema);
+      const validate = this.#compile(options.inputSchema);
       if (typeof validate === 'string') return { valid: true, skipped: validate };
       if (validate(args)) return { valid: true };
       issues = (validate.errors ?? []).map(describe);

@@ -1,30 +1,4 @@
-/** Text for the model. */
-export interface TextPart {
-  /** Discriminator. */
-  readonly type: 'text';
-  /** The text. */
-  readonly text: string;
-}
-
-/** Where an inline-data part came from. */
-export type InlineDataSource = 'image' | 'audio' | 'resource';
-
-/** Binary data for the model: base64 exactly as the server sent it (never decoded or re-encoded). */
-export interface InlineDataPart {
-  /** Discriminator (the same as `ToolResultPart` in `@toolhost/host`). */
-  readonly type: 'inlineData';
-  /** MIME type as the server gave it (`application/octet-stream` when a blob had none). */
-  readonly mimeType: string;
-  /** Base64 data, the very string the server sent. */
-  readonly data: string;
-  /** The MCP block it came from. */
-  readonly source: InlineDataSource;
-  /** The resource URI, for embedded blob resources. */
-  readonly uri?: string;
-}
-
-/** One model-neutral part of a tool result. */
-export type ContentPart = TextPart | InlineDataPart;
+import type { ContentPart } from '@toolhost/contract';
 
 /**
  * The parts of an MCP `CallToolResult` this package reads. Structural, so results from any

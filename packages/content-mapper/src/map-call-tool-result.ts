@@ -1,4 +1,5 @@
-import type { CallToolResultLike, ContentPart, InlineDataPart, MappedToolResult } from './content-part.js';
+import type { ContentPart, InlineDataPart } from '@toolhost/contract';
+import type { CallToolResultLike, MappedToolResult } from './content-part.js';
 import { sanitizeDisplayText } from './sanitize-display-text.js';
 import { wrapUntrusted } from './wrap-untrusted.js';
 

@@ -1,8 +1,12 @@
+import type { CompletionSuggestions } from './client-features/complete-argument.js';
 import type { PromptArgumentSpec } from './parse-prompt-arguments.js';
 import { tokenizePositional } from './parse-prompt-arguments.js';
 
 /** The argument being typed at the end of a prompt slash command line. */
-export interface SlashCommandArgumentPosition {
+export type SlashCommandArgumentPosition = Omit<SlashCommandCompletion, keyof CompletionSuggestions>;
+
+/** Suggestions for the argument being typed in a slash command line, and where it is. */
+export interface SlashCommandCompletion extends CompletionSuggestions {
   /** The slash command name (`poem-writer`). */
   readonly commandName: string;
   /** The prompt argument being typed. */
@@ -13,16 +17,6 @@ export interface SlashCommandArgumentPosition {
   readonly valueStart: number;
   /** Arguments already given earlier in the line (sent as the completion `context`). */
   readonly context: Readonly<Record<string, string>>;
-}
-
-/** Suggestions for the argument being typed in a slash command line. */
-export interface SlashCommandCompletion extends SlashCommandArgumentPosition {
-  /** Suggested values for the argument (at most 100, per the spec). */
-  readonly values: readonly string[];
-  /** Total number of matches, when the server says. */
-  readonly total?: number;
-  /** True when there are more matches than `values`. */
-  readonly hasMore: boolean;
 }
 
 const NAMED = /--([^=\s]+)=(?:"((?:\\.|[^"\\])*)"|(\S+))/g;

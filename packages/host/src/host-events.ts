@@ -1,49 +1,7 @@
 import type { ToolCall, ToolCallProgress } from '@toolhost/contract';
 
-/** A change of one server's connection status. */
-export interface ServerStatusChange {
-  /** The server. */
-  readonly serverName: string;
-  /** The new status (`CONNECTING`, `CONNECTED`, `DISCONNECTED`, ...). */
-  readonly status: string;
-  /** The status before the change. */
-  readonly previousStatus: string;
-  /** Why the server is disconnected, when it is. */
-  readonly error?: string;
-}
-
-/** Progress of a running tool call. */
-export interface ToolCallProgressEvent extends ToolCallProgress {
-  /** The call the progress belongs to. */
-  readonly toolCallId: string;
-  /** The server running the tool. */
-  readonly serverName: string;
-  /** The tool name the model used. */
-  readonly toolName: string;
-}
-
 /** Severity of a server's log messages, least to most severe (RFC 5424 names). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
-
-/** A `notifications/message` from a server. */
-export interface ServerLogEvent {
-  /** The server that sent it. */
-  readonly serverName: string;
-  /** Severity. */
-  readonly level: LogLevel;
-  /** The server's logger name, when it gave one. */
-  readonly logger?: string;
-  /** The payload (any JSON value; untrusted). */
-  readonly data: unknown;
-}
-
-/** A `notifications/resources/updated` from a server. */
-export interface ResourceUpdateEvent {
-  /** The server that sent it. */
-  readonly serverName: string;
-  /** The URI that changed (may be a sub-resource of a subscribed URI). */
-  readonly uri: string;
-}
 
 /**
  * Something the host could not do as configured, that does not stop it: servers blocked because
@@ -65,26 +23,61 @@ export interface HostWarning {
 export interface HostEvents {
   /** The whole tool call, on every lifecycle update (`PENDING` → `EXECUTING` → `SUCCEEDED`/`FAILED`/`CANCELLED`). */
   'tool-call-update': ToolCall;
-  /** Progress of a running tool call. */
-  'tool-call-progress': ToolCallProgressEvent;
+  /** Progress of a running tool call (`progress` grows; `total` and `message` when the server gives them). */
+  'tool-call-progress': ToolCallProgress & {
+    /** The call the progress belongs to. */
+    readonly toolCallId: string;
+    /** The server running the tool. */
+    readonly serverName: string;
+    /** The tool name the model used. */
+    readonly toolName: string;
+  };
   /** A server's connection status changed. */
-  'server-status-change': ServerStatusChange;
+  'server-status-change': {
+    /** The server. */
+    readonly serverName: string;
+    /** The new status (`CONNECTING`, `CONNECTED`, `DISCONNECTED`, ...). */
+    readonly status: string;
+    /** The status before the change. */
+    readonly previousStatus: string;
+    /** Why the server is disconnected, when it is. */
+    readonly error?: string;
+  };
   /** The overall discovery state changed (`NOT_STARTED`, `IN_PROGRESS`, `COMPLETED`). */
   'discovery-state-change': { readonly state: string; readonly previousState: string };
   /** The registered tools, prompts or resources changed (after discovery or a server's `list_changed`). */
   'registry-change': { readonly kind: 'tools' | 'prompts' | 'resources' };
   /** An OAuth sign-in started: show `url` in case the browser does not open. */
   'sign-in-start': { readonly serverName: string; readonly url: string };
-  /** A server sent a log message. */
-  'server-log': ServerLogEvent;
-  /** A subscribed resource changed. */
-  'resource-update': ResourceUpdateEvent;
+  /** A server sent a log message (`notifications/message`). */
+  'server-log': {
+    /** The server that sent it. */
+    readonly serverName: string;
+    /** Severity. */
+    readonly level: LogLevel;
+    /** The server's logger name, when it gave one. */
+    readonly logger?: string;
+    /** The payload (any JSON value; untrusted). */
+    readonly data: unknown;
+  };
+  /** A subscribed resource changed (`notifications/resources/updated`). */
+  'resource-update': {
+    /** The server that sent it. */
+    readonly serverName: string;
+    /** The URI that changed (may be a sub-resource of a subscribed URI). */
+    readonly uri: string;
+  };
   /** Something the host could not do as configured (see {@link HostWarning}). */
   warning: HostWarning;
 }
 
 /** A listener of one host event. */
-export type HostEventListener<K extends keyof HostEvents> = (payload: HostEvents[K]) => void;
+type HostEventListener<K extends keyof HostEvents> = (payload: HostEvents[K]) => void;
+
+/** A server's log message, as the `server-log` event carries it. */
+export type ServerLogEvent = HostEvents['server-log'];
+/** Progress of a running tool call, as the `tool-call-progress` event carries it. */
+export type ToolCallProgressEvent = HostEvents['tool-call-progress'];
 
 /**
  * The host's one emitter. A listener that throws never reaches the host's own code; `has` lets

@@ -19,16 +19,6 @@ export interface HostStores {
   readonly tokens?: TokenStore;
 }
 
-/** How a server that goes away after connecting is reconnected. */
-export interface ReconnectPolicy {
-  /** Attempts before giving up. @default 5 */
-  readonly maxAttempts?: number;
-  /** Delay before the first attempt, doubled after each failure. @default 1000 */
-  readonly initialDelayMs?: number;
-  /** Longest delay between attempts. @default 30000 */
-  readonly maxDelayMs?: number;
-}
-
 /** Options of `McpToolHost.create`. Every field is optional. */
 export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolResults = unknown> extends SettingsSource {
   /**
@@ -66,6 +56,13 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly resultMapping?: ResultMappingOptions;
   /** Names of the host's own tools; MCP tools are never registered under them. */
   readonly reservedToolNames?: Iterable<string>;
-  /** How servers that go away are reconnected. */
-  readonly reconnect?: ReconnectPolicy;
+  /** How a server that goes away after connecting is reconnected. */
+  readonly reconnect?: {
+    /** Attempts before giving up. @default 5 */
+    readonly maxAttempts?: number;
+    /** Delay before the first attempt, doubled after each failure. @default 1000 */
+    readonly initialDelayMs?: number;
+    /** Longest delay between attempts. @default 30000 */
+    readonly maxDelayMs?: number;
+  };
 }

@@ -1,17 +1,5 @@
 import type { HostWarning } from './host-events.js';
 
-/** One tool as listed in the status view. */
-export interface StatusTool {
-  /** The registered name the model sees. */
-  readonly name: string;
-  /** The tool's own name on its server. */
-  readonly serverToolName: string;
-  /** The tool's description. */
-  readonly description: string;
-  /** The tool's input schema (shown by `/mcp schema`). */
-  readonly inputSchema: Readonly<Record<string, unknown>>;
-}
-
 /** One server in the status view. Never carries `env` or `headers` values. */
 export interface ServerStatusView {
   /** Server name as configured. */
@@ -39,7 +27,16 @@ export interface ServerStatusView {
   /** Names of the headers sent to the server (values are never shown). */
   readonly headerNames: readonly string[];
   /** Tools registered from this server. */
-  readonly tools: readonly StatusTool[];
+  readonly tools: ReadonlyArray<{
+    /** The registered name the model sees. */
+    readonly name: string;
+    /** The tool's own name on its server. */
+    readonly serverToolName: string;
+    /** The tool's description. */
+    readonly description: string;
+    /** The tool's input schema (shown by `/mcp schema`). */
+    readonly inputSchema: Readonly<Record<string, unknown>>;
+  }>;
   /** Slash command names of this server's prompts. */
   readonly prompts: readonly string[];
   /** Number of resources the server offers. */

@@ -8,7 +8,7 @@ import { defaultTokenStore, needsAuthentication } from './host-auth.js';
 import { HostCommands } from './host-commands.js';
 import { HostCore } from './host-core.js';
 import { HostError } from './host-error.js';
-import { HostEventEmitter, type HostEventListener, type HostEvents } from './host-events.js';
+import { HostEventEmitter, type HostEvents } from './host-events.js';
 import type { McpToolHostOptions } from './host-options.js';
 import { HostPrompts } from './host-prompts.js';
 import { HostResources } from './host-resources.js';
@@ -218,7 +218,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   }
 
   /** Listen to a host event; the returned function removes the listener. */
-  on<K extends keyof HostEvents>(event: K, listener: HostEventListener<K>): () => void {
+  on<K extends keyof HostEvents>(event: K, listener: (payload: HostEvents[K]) => void): () => void {
     return this.#core.events.on(event, listener);
   }
 

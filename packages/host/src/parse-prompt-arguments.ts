@@ -1,12 +1,7 @@
+import type { PromptCommand } from './slash-command.js';
+
 /** One argument a prompt declares (from `prompts/list`). */
-export interface PromptArgumentSpec {
-  /** Argument name, used as `--name=value`. */
-  readonly name: string;
-  /** What the argument is for. */
-  readonly description?: string;
-  /** Whether the prompt needs it. */
-  readonly required?: boolean;
-}
+export type PromptArgumentSpec = PromptCommand['arguments'][number];
 
 /** What {@link parsePromptArguments} found in a slash command's argument text. */
 export interface ParsedPromptArguments {

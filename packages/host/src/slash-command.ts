@@ -1,15 +1,4 @@
 import { HostError } from './host-error.js';
-import type { PromptArgumentSpec } from './parse-prompt-arguments.js';
-
-/** An argument of a slash command, as the `commands/get` method of the development-tool extension lists it. */
-export interface SlashCommandArgument {
-  /** Argument name (`--name=value`). */
-  readonly name: string;
-  /** What the argument is for. */
-  readonly description: string;
-  /** Whether the command needs it. */
-  readonly isRequired: boolean;
-}
 
 /** A slash command, as `commands/get` lists it. */
 export interface SlashCommand {
@@ -18,7 +7,14 @@ export interface SlashCommand {
   /** What the command does. */
   readonly description: string;
   /** Arguments the command accepts. */
-  readonly arguments: readonly SlashCommandArgument[];
+  readonly arguments: ReadonlyArray<{
+    /** Argument name (`--name=value`). */
+    readonly name: string;
+    /** What the argument is for. */
+    readonly description: string;
+    /** Whether the command needs it. */
+    readonly isRequired: boolean;
+  }>;
   /** Nested commands (`/mcp desc`). */
   readonly subCommands: readonly SlashCommand[];
 }
@@ -36,7 +32,14 @@ export interface PromptCommand {
   /** The prompt's description. */
   readonly description: string;
   /** The prompt's arguments. */
-  readonly arguments: readonly PromptArgumentSpec[];
+  readonly arguments: ReadonlyArray<{
+    /** Argument name, used as `--name=value`. */
+    readonly name: string;
+    /** What the argument is for. */
+    readonly description?: string;
+    /** Whether the prompt needs it. */
+    readonly required?: boolean;
+  }>;
   /** True when the prompt takes no arguments, so a UI may run it as soon as it is chosen. */
   readonly autoExecute: boolean;
 }

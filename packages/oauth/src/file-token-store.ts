@@ -29,7 +29,7 @@ interface FileContents {
 export class FileTokenStore implements TokenStore {
   /** Path of the token file. */
   readonly filePath: string;
-  private queue: Promise<unknown> = Promise.resolve();
+  #queue: Promise<unknown> = Promise.resolve();
 
   /** Creates a store; nothing is read or written until the first call. */
   constructor(options: FileTokenStoreOptions = {}) {
@@ -38,27 +38,27 @@ export class FileTokenStore implements TokenStore {
 
   /** {@inheritDoc TokenStore.get} */
   async get(serverName: string, issuer?: string): Promise<StoredOAuthCredentials | undefined> {
-    return findCredentials(await this.read(), serverName, issuer);
+    return findCredentials(await this.#read(), serverName, issuer);
   }
 
   /** {@inheritDoc TokenStore.set} */
   set(credentials: StoredOAuthCredentials): Promise<void> {
-    return this.update((entries) => upsertCredentials(entries, credentials));
+    return this.#update((entries) => upsertCredentials(entries, credentials));
   }
 
   /** {@inheritDoc TokenStore.delete} */
   delete(serverName: string, issuer?: string): Promise<void> {
-    return this.update((entries) =>
+    return this.#update((entries) =>
       entries.filter((e) => !(e.serverName === serverName && (issuer === undefined || e.issuer === issuer))),
     );
   }
 
   /** {@inheritDoc TokenStore.list} */
   list(): Promise<StoredOAuthCredentials[]> {
-    return this.read();
+    return this.#read();
   }
 
-  private async read(): Promise<StoredOAuthCredentials[]> {
+  async #read(): Promise<StoredOAuthCredentials[]> {
     let text: string;
     try {
       text = await readFile(this.filePath, 'utf8');
@@ -82,20 +82,20 @@ export class FileTokenStore implements TokenStore {
     }
   }
 
-  private update(change: (entries: StoredOAuthCredentials[]) => StoredOAuthCredentials[]): Promise<void> {
-    const run = this.queue.then(async () => {
-      const entries = change(await this.read());
+  #update(change: (entries: StoredOAuthCredentials[]) => StoredOAuthCredentials[]): Promise<void> {
+    const run = this.#queue.then(async () => {
+      const entries = change(await this.#read());
       if (entries.length === 0) {
         await rm(this.filePath, { force: true });
         return;
       }
-      await this.writeAtomically(JSON.stringify({ version: 1, entries } satisfies FileContents, null, 2));
+      await this.#writeAtomically(JSON.stringify({ version: 1, entries } satisfies FileContents, null, 2));
     });
-    this.queue = run.catch(() => undefined);
+    this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  private async writeAtomically(text: string): Promise<void> {
+  async #writeAtomically(text: string): Promise<void> {
     const temporary = `${this.filePath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });

@@ -33,11 +33,11 @@ export async function createGoogleAuth(scopes: readonly string[]): Promise<Googl
 export abstract class GoogleProviderBase {
   /** Name of the server entry. */
   protected abstract readonly serverName: string;
-  private cached: { tokens: OAuthTokens; until: number } | undefined;
+  #cached: { tokens: OAuthTokens; until: number } | undefined;
 
   /** The cached tokens, while they are more than 5 minutes from expiry. */
   protected cachedTokens(now: number): OAuthTokens | undefined {
-    return this.cached && now < this.cached.until ? this.cached.tokens : undefined;
+    return this.#cached && now < this.#cached.until ? this.#cached.tokens : undefined;
   }
 
   /** The bearer tokens for `token`, cached until 5 minutes before `expiry` (ms since the epoch) when it is known. */
@@ -45,7 +45,7 @@ export abstract class GoogleProviderBase {
     const tokens: OAuthTokens = { access_token: token, token_type: 'Bearer' };
     if (expiry) {
       tokens.expires_in = Math.max(0, Math.floor((expiry - now) / 1000));
-      this.cached = { tokens, until: expiry - TOKEN_REFRESH_BUFFER_MS };
+      this.#cached = { tokens, until: expiry - TOKEN_REFRESH_BUFFER_MS };
     }
     return tokens;
   }
@@ -67,7 +67,7 @@ export abstract class GoogleProviderBase {
 
   /** The SDK starts its own authorization only after a 401: Google credentials cannot recover from it. */
   discoveryState(): never {
-    throw this.rejected();
+    throw this.#rejected();
   }
 
   /** Not used. */
@@ -75,7 +75,7 @@ export abstract class GoogleProviderBase {
 
   /** Never redirects. */
   redirectToAuthorization(): never {
-    throw this.rejected();
+    throw this.#rejected();
   }
 
   /** Not used. */
@@ -83,10 +83,10 @@ export abstract class GoogleProviderBase {
 
   /** Not used. */
   codeVerifier(): never {
-    throw this.rejected();
+    throw this.#rejected();
   }
 
-  private rejected(): OAuthError {
+  #rejected(): OAuthError {
     return new OAuthError({
       code: 'GOOGLE_AUTH_FAILED',
       message: `MCP server '${this.serverName}' rejected the Google credentials; check the Application Default Credentials (gcloud auth application-default login), the scopes and the IAM permissions.`,

@@ -27,36 +27,39 @@ export interface GoogleCredentialProviderOptions {
 export class GoogleCredentialProvider extends GoogleProviderBase implements OAuthClientProvider {
   /** Name of the server entry. */
   protected readonly serverName: string;
-  private readonly scopes: string[];
-  private auth: GoogleAuthLike | undefined;
-  private quotaProjectId: string | undefined;
+  readonly #scopes: string[];
+  #auth: GoogleAuthLike | undefined;
+  #quotaProjectId: string | undefined;
+
+  readonly #options: GoogleCredentialProviderOptions;
 
   /** Validates the entry; throws `OAuthError` `INVALID_CONFIG` when the URL or the scopes are unusable. */
-  constructor(private readonly options: GoogleCredentialProviderOptions) {
+  constructor(options: GoogleCredentialProviderOptions) {
     super();
+    this.#options = options;
     this.serverName = options.serverName;
     const url = options.config.httpUrl ?? options.config.url;
-    if (!url) throw this.configError('has no url or httpUrl');
+    if (!url) throw this.#configError('has no url or httpUrl');
     const host = new URL(url).hostname;
     if (!GOOGLE_CREDENTIALS_ALLOWED_HOSTS.some((pattern) => pattern.test(host))) {
-      throw this.configError(`is at ${host}, which is not a Google host (*.googleapis.com, *.run.app, luci.app); Google credentials are not sent there`);
+      throw this.#configError(`is at ${host}, which is not a Google host (*.googleapis.com, *.run.app, luci.app); Google credentials are not sent there`);
     }
-    this.scopes = options.config.oauth?.scopes ?? [];
-    if (this.scopes.length === 0) throw this.configError('has no oauth.scopes; google_credentials needs the scopes to request');
-    this.auth = options.auth;
+    this.#scopes = options.config.oauth?.scopes ?? [];
+    if (this.#scopes.length === 0) throw this.#configError('has no oauth.scopes; google_credentials needs the scopes to request');
+    this.#auth = options.auth;
   }
 
   /** An access token from Application Default Credentials. */
   async tokens(): Promise<OAuthTokens> {
-    const now = (this.options.now ?? Date.now)();
+    const now = (this.#options.now ?? Date.now)();
     const cached = this.cachedTokens(now);
     if (cached) return cached;
     try {
-      this.auth ??= await createGoogleAuth(this.scopes);
-      const client = await this.auth.getClient();
+      this.#auth ??= await createGoogleAuth(this.#scopes);
+      const client = await this.#auth.getClient();
       const { token } = await client.getAccessToken();
       if (!token) throw new Error('no access token was returned');
-      this.quotaProjectId = client.quotaProjectId;
+      this.#quotaProjectId = client.quotaProjectId;
       return this.bearerTokens(token, client.credentials?.expiry_date ?? undefined, now);
     } catch (error) {
       throw new OAuthError({
@@ -73,15 +76,15 @@ export class GoogleCredentialProvider extends GoogleProviderBase implements OAut
    * unless the entry's `headers` already set it (any case). Call after `tokens()`.
    */
   getRequestHeaders(): Record<string, string> {
-    const configured = Object.keys(this.options.config.headers ?? {}).some((k) => k.toLowerCase() === 'x-goog-user-project');
-    return this.quotaProjectId && !configured ? { 'X-Goog-User-Project': this.quotaProjectId } : {};
+    const configured = Object.keys(this.#options.config.headers ?? {}).some((k) => k.toLowerCase() === 'x-goog-user-project');
+    return this.#quotaProjectId && !configured ? { 'X-Goog-User-Project': this.#quotaProjectId } : {};
   }
 
-  private configError(problem: string): OAuthError {
+  #configError(problem: string): OAuthError {
     return new OAuthError({
       code: 'INVALID_CONFIG',
-      message: `MCP server '${this.options.serverName}' uses authProviderType google_credentials but ${problem}.`,
-      serverName: this.options.serverName,
+      message: `MCP server '${this.#options.serverName}' uses authProviderType google_credentials but ${problem}.`,
+      serverName: this.#options.serverName,
     });
   }
 }

@@ -38,13 +38,16 @@ function jwtExpiry(token: string): number | undefined {
 export class ServiceAccountImpersonationProvider extends GoogleProviderBase implements OAuthClientProvider {
   /** Name of the server entry. */
   protected readonly serverName: string;
-  private readonly audience: string;
-  private readonly serviceAccount: string;
-  private auth: GoogleAuthLike | undefined;
+  readonly #audience: string;
+  readonly #serviceAccount: string;
+  #auth: GoogleAuthLike | undefined;
+
+  readonly #options: ServiceAccountImpersonationProviderOptions;
 
   /** Validates the entry; throws `OAuthError` `INVALID_CONFIG` when a field is missing. */
-  constructor(private readonly options: ServiceAccountImpersonationProviderOptions) {
+  constructor(options: ServiceAccountImpersonationProviderOptions) {
     super();
+    this.#options = options;
     this.serverName = options.serverName;
     const { config } = options;
     const missing = [
@@ -59,23 +62,23 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
         serverName: options.serverName,
       });
     }
-    this.audience = config.targetAudience!;
-    this.serviceAccount = config.targetServiceAccount!;
-    this.auth = options.auth;
+    this.#audience = config.targetAudience!;
+    this.#serviceAccount = config.targetServiceAccount!;
+    this.#auth = options.auth;
   }
 
   /** An ID token of the impersonated service account, as the bearer token. */
   async tokens(): Promise<OAuthTokens> {
-    const now = (this.options.now ?? Date.now)();
+    const now = (this.#options.now ?? Date.now)();
     const cached = this.cachedTokens(now);
     if (cached) return cached;
     try {
-      this.auth ??= await createGoogleAuth(['https://www.googleapis.com/auth/cloud-platform']);
-      const client = await this.auth.getClient();
+      this.#auth ??= await createGoogleAuth(['https://www.googleapis.com/auth/cloud-platform']);
+      const client = await this.#auth.getClient();
       const response = await client.request<{ token?: string }>({
-        url: generateIdTokenUrl(this.serviceAccount),
+        url: generateIdTokenUrl(this.#serviceAccount),
         method: 'POST',
-        data: { audience: this.audience, includeEmail: true },
+        data: { audience: this.#audience, includeEmail: true },
       });
       const token = response.data.token;
       if (!token) throw new Error('the IAM Credentials API returned no token');
@@ -83,7 +86,7 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
     } catch (error) {
       throw new OAuthError({
         code: 'GOOGLE_AUTH_FAILED',
-        message: `Could not impersonate ${this.serviceAccount} for MCP server '${this.serverName}': ${(error as Error).message}. The caller needs roles/iam.serviceAccountTokenCreator on it.`,
+        message: `Could not impersonate ${this.#serviceAccount} for MCP server '${this.serverName}': ${(error as Error).message}. The caller needs roles/iam.serviceAccountTokenCreator on it.`,
         serverName: this.serverName,
         cause: error,
       });

@@ -44,19 +44,22 @@ export interface StoredTokenOAuthProviderOptions {
 export class StoredTokenOAuthProvider implements OAuthClientProvider {
   /** The challenge of the most recent 401/403 from the server, when `wrapFetch` was used. */
   lastChallenge: BearerChallenge | undefined;
-  private readonly serverUrl: string;
-  private readonly stepUps = new Map<string, number>();
-  private refreshing: Promise<StoredOAuthCredentials> | undefined;
-  private hadToken = false;
+  readonly #serverUrl: string;
+  readonly #stepUps = new Map<string, number>();
+  #refreshing: Promise<StoredOAuthCredentials> | undefined;
+  #hadToken = false;
+
+  readonly #options: StoredTokenOAuthProviderOptions;
 
   /** Creates the provider; nothing is read until the SDK asks for tokens. */
-  constructor(private readonly options: StoredTokenOAuthProviderOptions) {
-    this.serverUrl = serverUrlOf(options.serverName, options.config);
+  constructor(options: StoredTokenOAuthProviderOptions) {
+    this.#options = options;
+    this.#serverUrl = serverUrlOf(options.serverName, options.config);
   }
 
   /** The redirect URI `authenticate()` would use (informational: this provider never redirects). */
   get redirectUrl(): string {
-    return this.options.config.oauth?.redirectUri ?? DEFAULT_REDIRECT_URI;
+    return this.#options.config.oauth?.redirectUri ?? DEFAULT_REDIRECT_URI;
   }
 
   /** Client metadata (informational: this provider never registers a client). */
@@ -71,14 +74,14 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
   }
 
   /** The stored entry of this server, ignored when it was issued for another server URL (the entry's URL changed). */
-  private async stored(): Promise<StoredOAuthCredentials | undefined> {
-    const stored = await this.options.tokenStore.get(this.options.serverName);
-    return stored && canonicalResourceUri(stored.mcpServerUrl) === canonicalResourceUri(this.serverUrl) ? stored : undefined;
+  async #stored(): Promise<StoredOAuthCredentials | undefined> {
+    const stored = await this.#options.tokenStore.get(this.#options.serverName);
+    return stored && canonicalResourceUri(stored.mcpServerUrl) === canonicalResourceUri(this.#serverUrl) ? stored : undefined;
   }
 
   /** The stored client registration, if any. */
   async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
-    const stored = await this.stored();
+    const stored = await this.#stored();
     if (!stored) return undefined;
     return stored.client.clientSecret
       ? { client_id: stored.client.clientId, client_secret: stored.client.clientSecret }
@@ -86,20 +89,20 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
   }
 
   /** True when a new token can be obtained without the user (client credentials, or enterprise-managed with an ID token). */
-  private canRenewWithoutUser(): boolean {
-    const oauth = this.options.config.oauth;
+  #canRenewWithoutUser(): boolean {
+    const oauth = this.#options.config.oauth;
     if (oauth?.grantType === 'client_credentials') return true;
-    return oauth?.grantType === 'enterprise_managed' && (this.options.idpIdToken !== undefined || oauth.idp?.idToken !== undefined);
+    return oauth?.grantType === 'enterprise_managed' && (this.#options.idpIdToken !== undefined || oauth.idp?.idToken !== undefined);
   }
 
   /** Runs the grant of the entry again (no browser is involved; see {@link canRenewWithoutUser}). */
-  private renew(): Promise<StoredOAuthCredentials> {
-    const { serverName, config, tokenStore } = this.options;
+  #renew(): Promise<StoredOAuthCredentials> {
+    const { serverName, config, tokenStore } = this.#options;
     return authenticate(serverName, config, {
       tokenStore,
-      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
-      ...(this.options.now ? { now: this.options.now } : {}),
-      ...(this.options.idpIdToken !== undefined ? { idpIdToken: this.options.idpIdToken } : {}),
+      ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
+      ...(this.#options.now ? { now: this.#options.now } : {}),
+      ...(this.#options.idpIdToken !== undefined ? { idpIdToken: this.#options.idpIdToken } : {}),
     });
   }
 
@@ -109,25 +112,25 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
    * missing or expiring token without a refresh token is obtained again, since no user is involved.
    */
   async tokens(): Promise<OAuthTokens | undefined> {
-    let stored = await this.stored();
-    const now = this.options.now ?? Date.now;
+    let stored = await this.#stored();
+    const now = this.#options.now ?? Date.now;
     let renewed = false;
-    if ((!stored || (isTokenExpiring(stored.token, now()) && !stored.token.refreshToken)) && this.canRenewWithoutUser()) {
-      this.refreshing ??= this.renew().finally(() => (this.refreshing = undefined));
-      stored = await this.refreshing;
+    if ((!stored || (isTokenExpiring(stored.token, now()) && !stored.token.refreshToken)) && this.#canRenewWithoutUser()) {
+      this.#refreshing ??= this.#renew().finally(() => (this.#refreshing = undefined));
+      stored = await this.#refreshing;
       renewed = true;
     }
     if (!stored) return undefined;
-    this.hadToken = true;
+    this.#hadToken = true;
     if (!renewed && isTokenExpiring(stored.token, now())) {
       const expiring = stored;
-      this.refreshing ??= refreshStoredToken({
+      this.#refreshing ??= refreshStoredToken({
         credentials: expiring,
-        tokenStore: this.options.tokenStore,
-        fetch: this.options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
+        tokenStore: this.#options.tokenStore,
+        fetch: this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
         now,
-      }).finally(() => (this.refreshing = undefined));
-      stored = await this.refreshing;
+      }).finally(() => (this.#refreshing = undefined));
+      stored = await this.#refreshing;
     }
     const tokens: OAuthTokens = { access_token: stored.token.accessToken, token_type: stored.token.tokenType };
     if (stored.token.expiresAt !== undefined) tokens.expires_in = Math.max(0, Math.floor((stored.token.expiresAt - now()) / 1000));
@@ -165,7 +168,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
 
   /** Deletes the stored token when the SDK reports it invalid. */
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
-    if (scope === 'all' || scope === 'tokens' || scope === 'client') await this.options.tokenStore.delete(this.options.serverName);
+    if (scope === 'all' || scope === 'tokens' || scope === 'client') await this.#options.tokenStore.delete(this.#options.serverName);
   }
 
   /**
@@ -173,7 +176,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
    * {@link StoredTokenOAuthProvider.lastChallenge}.
    */
   wrapFetch(fetch: FetchFunction = (input, init) => globalThis.fetch(input, init)): FetchFunction {
-    const origin = new URL(this.serverUrl).origin;
+    const origin = new URL(this.#serverUrl).origin;
     return async (input, init) => {
       const response = await fetch(input, init);
       const url = new URL(input instanceof URL ? input.href : String(input));
@@ -188,13 +191,13 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
 
   /** The error thrown instead of authorizing: `AUTH_REQUIRED`, or `STEP_UP_LIMIT` once step-ups repeat. */
   authRequiredError(): OAuthError {
-    const { serverName } = this.options;
+    const { serverName } = this.#options;
     const challenge = this.lastChallenge;
     if (challenge?.error === 'insufficient_scope') {
       const key = challenge.scope ?? '';
-      const attempts = (this.stepUps.get(key) ?? 0) + 1;
-      this.stepUps.set(key, attempts);
-      if (attempts > (this.options.maxStepUpAttempts ?? 2)) {
+      const attempts = (this.#stepUps.get(key) ?? 0) + 1;
+      this.#stepUps.set(key, attempts);
+      if (attempts > (this.#options.maxStepUpAttempts ?? 2)) {
         return new OAuthError({
           code: 'STEP_UP_LIMIT',
           message: `MCP server '${serverName}' still answers insufficient_scope${challenge.scope ? ` (scope "${challenge.scope}")` : ''} after ${attempts - 1} step-up attempts; giving up. Check the scopes your account may grant.`,
@@ -211,7 +214,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
         requiredScope: challenge.scope,
       });
     }
-    const message = this.hadToken
+    const message = this.#hadToken
       ? `MCP server '${serverName}' rejected the stored OAuth token: ${authCommandHint(serverName)}.`
       : `MCP server '${serverName}' requires authentication: ${authCommandHint(serverName)}.`;
     return new OAuthError({

@@ -17,45 +17,45 @@ export interface LegacySseTransportOptions {
  * fail at once instead of waiting for their timeout (legacy SSE cannot replay lost answers).
  */
 export class LegacySseTransport extends SSEClientTransport {
-  private connected = false;
-  private closing = false;
-  private readonly url: URL;
-  private readonly serverName: string;
+  #connected = false;
+  #closing = false;
+  readonly #url: URL;
+  readonly #serverName: string;
 
   constructor(url: URL, options: SSEClientTransportOptions, extra: LegacySseTransportOptions) {
     super(url, options);
-    this.url = url;
-    this.serverName = extra.serverName;
+    this.#url = url;
+    this.#serverName = extra.serverName;
     extra.observations.onStreamEnd = (end) => {
-      if (end.method === 'GET') this.lost(end.broken ? 'its event stream broke' : 'it ended its event stream');
+      if (end.method === 'GET') this.#lost(end.broken ? 'its event stream broke' : 'it ended its event stream');
     };
-    extra.observations.onFetchFailed = () => this.lost('it cannot be reached');
+    extra.observations.onFetchFailed = () => this.#lost('it cannot be reached');
   }
 
   /** See `Transport.start`. */
   override async start(): Promise<void> {
     await super.start();
-    this.connected = true;
+    this.#connected = true;
   }
 
   /** See `Transport.close`. */
   override async close(): Promise<void> {
-    this.closing = true;
+    this.#closing = true;
     await super.close();
   }
 
-  private lost(detail: string): void {
-    if (!this.connected || this.closing) return;
-    this.closing = true;
-    const { serverName } = this;
+  #lost(detail: string): void {
+    if (!this.#connected || this.#closing) return;
+    this.#closing = true;
+    const serverName = this.#serverName;
     // Deferred so that a request whose send failed gets that error first.
     setTimeout(() => {
       this.onerror?.(
         new TransportError({
           code: 'CONNECTION_CLOSED',
-          message: `MCP server '${serverName}' (${this.url.href}) went away: ${detail}.`,
+          message: `MCP server '${serverName}' (${this.#url.href}) went away: ${detail}.`,
           serverName,
-          url: this.url.href,
+          url: this.#url.href,
         }),
       );
       void super.close();

@@ -11,9 +11,9 @@ const MAX_LINE_LENGTH = 4096;
 export class StderrBuffer {
   /** How many lines are kept. */
   readonly maxLines: number;
-  private readonly kept: string[] = [];
-  private partial = '';
-  private readonly listeners = new Set<(line: string) => void>();
+  readonly #kept: string[] = [];
+  #partial = '';
+  readonly #listeners = new Set<(line: string) => void>();
 
   constructor(maxLines: number = DEFAULT_STDERR_LINES) {
     this.maxLines = Math.max(0, Math.floor(maxLines));
@@ -21,33 +21,33 @@ export class StderrBuffer {
 
   /** Appends a chunk of output; complete lines are stored, the rest waits for its newline. */
   write(chunk: string): void {
-    const parts = (this.partial + chunk).split(/\r?\n/);
-    this.partial = (parts.pop() ?? '').slice(-MAX_LINE_LENGTH);
-    for (const part of parts) this.push(part.slice(0, MAX_LINE_LENGTH));
+    const parts = (this.#partial + chunk).split(/\r?\n/);
+    this.#partial = (parts.pop() ?? '').slice(-MAX_LINE_LENGTH);
+    for (const part of parts) this.#push(part.slice(0, MAX_LINE_LENGTH));
   }
 
   /** Stores the unfinished last line, if any (call when the stream ends). */
   flush(): void {
-    if (this.partial) this.push(this.partial);
-    this.partial = '';
+    if (this.#partial) this.#push(this.#partial);
+    this.#partial = '';
   }
 
   /** The kept lines, oldest first. */
   lines(): string[] {
-    return [...this.kept];
+    return [...this.#kept];
   }
 
   /** Calls `listener` for every later complete line; returns a function that unsubscribes. */
   onLine(listener: (line: string) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
   }
 
-  private push(line: string): void {
+  #push(line: string): void {
     if (this.maxLines > 0) {
-      this.kept.push(line);
-      if (this.kept.length > this.maxLines) this.kept.shift();
+      this.#kept.push(line);
+      if (this.#kept.length > this.maxLines) this.#kept.shift();
     }
-    for (const listener of this.listeners) listener(line);
+    for (const listener of this.#listeners) listener(line);
   }
 }

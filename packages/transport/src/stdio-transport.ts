@@ -40,55 +40,55 @@ export class StdioTransport implements Transport {
   onmessage?: (message: JSONRPCMessage) => void;
   /** The last stderr lines of the child. */
   readonly stderr: StderrBuffer;
-  private readonly options: StdioTransportOptions;
-  private readonly readBuffer = new ReadBuffer();
-  private child: ChildProcess | undefined;
-  private closing: Promise<void> | undefined;
-  private closed = false;
-  private exited: Promise<void> = Promise.resolve();
+  readonly #options: StdioTransportOptions;
+  readonly #readBuffer = new ReadBuffer();
+  #child: ChildProcess | undefined;
+  #closing: Promise<void> | undefined;
+  #closed = false;
+  #exited: Promise<void> = Promise.resolve();
 
   constructor(options: StdioTransportOptions) {
-    this.options = options;
+    this.#options = options;
     this.stderr = new StderrBuffer(options.stderrLines);
   }
 
   /** Process id of the child once started, else `undefined`. */
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.#child?.pid;
   }
 
   /** Checks `cwd`, spawns the child and resolves once it is running. */
   async start(): Promise<void> {
-    if (this.child || this.closed) throw this.error('SERVER_NOT_CONNECTED', 'the transport was already started');
-    const { serverName, command, cwd } = this.options;
+    if (this.#child || this.#closed) throw this.#error('SERVER_NOT_CONNECTED', 'the transport was already started');
+    const { serverName, command, cwd } = this.#options;
     if (cwd !== undefined) await assertDirectory(serverName, cwd);
     const spawn = (await import('cross-spawn')).default;
     // close() may have run while the checks above were awaited: spawn nothing then.
-    if (this.closed) throw this.error('SERVER_NOT_CONNECTED', 'the transport was closed while it was starting');
-    const child = spawn(command, [...(this.options.args ?? [])], {
+    if (this.#closed) throw this.#error('SERVER_NOT_CONNECTED', 'the transport was closed while it was starting');
+    const child = spawn(command, [...(this.#options.args ?? [])], {
       cwd,
-      env: this.options.env,
+      env: this.#options.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,
     });
-    this.child = child;
-    this.exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    this.#child = child;
+    this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => this.stderr.write(chunk));
     child.stderr?.on('end', () => this.stderr.flush());
-    child.stdout?.on('data', (chunk: Buffer) => this.read(chunk));
+    child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
     child.stdout?.on('error', (error) => this.onerror?.(error));
     child.stdin?.on('error', (error) => this.onerror?.(error));
-    child.once('close', () => this.finish());
+    child.once('close', () => this.#finish());
     // A grandchild can keep the pipes open after the child died; do not wait for it.
-    child.once('exit', () => setTimeout(() => this.finish(), 500).unref());
+    child.once('exit', () => setTimeout(() => this.#finish(), 500).unref());
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', () => resolve());
       child.once('error', (cause) => {
-        this.finish();
+        this.#finish();
         reject(
-          this.error('SPAWN_FAILED', `could not start '${command}': ${cause.message}. Check "command" and PATH.`, cause),
+          this.#error('SPAWN_FAILED', `could not start '${command}': ${cause.message}. Check "command" and PATH.`, cause),
         );
       });
     });
@@ -97,31 +97,31 @@ export class StdioTransport implements Transport {
 
   /** Writes one message as a line of JSON. */
   async send(message: JSONRPCMessage): Promise<void> {
-    const stdin = this.child?.stdin;
-    if (!stdin || this.closing || this.closed) throw this.error('SERVER_NOT_CONNECTED', 'the server process is not running');
+    const stdin = this.#child?.stdin;
+    if (!stdin || this.#closing || this.#closed) throw this.#error('SERVER_NOT_CONNECTED', 'the server process is not running');
     const json = serializeMessage(message);
     if (!stdin.write(json)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
 
   /** Ends stdin, then SIGTERM, then SIGKILL; resolves when the process is gone. */
   close(): Promise<void> {
-    const child = this.child;
+    const child = this.#child;
     if (!child) {
-      this.finish();
+      this.#finish();
       return Promise.resolve();
     }
-    this.closing ??= this.shutdown(child);
-    return this.closing;
+    this.#closing ??= this.#shutdown(child);
+    return this.#closing;
   }
 
-  private async shutdown(child: ChildProcess): Promise<void> {
-    const grace = this.options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+  async #shutdown(child: ChildProcess): Promise<void> {
+    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
     const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
     const waitExit = (ms: number): Promise<boolean> =>
       hasExited()
         ? Promise.resolve(true)
         : Promise.race([
-            this.exited.then(() => true),
+            this.#exited.then(() => true),
             new Promise<boolean>((resolve) => setTimeout(() => resolve(hasExited()), ms).unref()),
           ]);
     try {
@@ -138,12 +138,12 @@ export class StdioTransport implements Transport {
     }
     child.stdout?.destroy();
     child.stderr?.destroy();
-    this.finish();
+    this.#finish();
   }
 
-  private read(chunk: Buffer): void {
+  #read(chunk: Buffer): void {
     try {
-      this.readBuffer.append(chunk);
+      this.#readBuffer.append(chunk);
     } catch (error) {
       this.onerror?.(error as Error);
       void this.close();
@@ -151,7 +151,7 @@ export class StdioTransport implements Transport {
     }
     for (;;) {
       try {
-        const message = this.readBuffer.readMessage();
+        const message = this.#readBuffer.readMessage();
         if (message === null) break;
         this.onmessage?.(message);
       } catch (error) {
@@ -161,19 +161,19 @@ export class StdioTransport implements Transport {
     }
   }
 
-  private finish(): void {
-    if (this.closed) return;
-    this.closed = true;
-    this.readBuffer.clear();
+  #finish(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#readBuffer.clear();
     this.onclose?.();
   }
 
-  private error(code: 'SERVER_NOT_CONNECTED' | 'SPAWN_FAILED', detail: string, cause?: unknown): TransportError {
+  #error(code: 'SERVER_NOT_CONNECTED' | 'SPAWN_FAILED', detail: string, cause?: unknown): TransportError {
     return new TransportError({
       code,
-      message: `MCP server '${this.options.serverName}': ${detail}`,
-      serverName: this.options.serverName,
-      command: this.options.command,
+      message: `MCP server '${this.#options.serverName}': ${detail}`,
+      serverName: this.#options.serverName,
+      command: this.#options.command,
       stderr: this.stderr.lines(),
       cause,
     });

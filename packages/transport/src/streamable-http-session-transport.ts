@@ -52,152 +52,152 @@ export class StreamableHttpSessionTransport implements Transport {
   onerror?: (error: Error) => void;
   /** See `Transport.onmessage`. */
   onmessage?: (message: JSONRPCMessage) => void;
-  private readonly options: StreamableHttpSessionTransportOptions;
-  private inner: StreamableHTTPClientTransport;
-  private generation = 0;
-  private initializeParams: JSONRPCRequest['params'];
-  private protocolVersion: string | undefined;
-  private reinitializing: Promise<void> | undefined;
-  private readonly pending = new Map<string, (message: JSONRPCMessage) => void>();
-  private closing = false;
-  private readonly outstanding = new Set<string | number>();
+  readonly #options: StreamableHttpSessionTransportOptions;
+  #inner: StreamableHTTPClientTransport;
+  #generation = 0;
+  #initializeParams: JSONRPCRequest['params'];
+  #protocolVersion: string | undefined;
+  #reinitializing: Promise<void> | undefined;
+  readonly #pending = new Map<string, (message: JSONRPCMessage) => void>();
+  #closing = false;
+  readonly #outstanding = new Set<string | number>();
 
   constructor(options: StreamableHttpSessionTransportOptions) {
-    this.options = options;
-    this.inner = this.attach(options.createTransport());
+    this.#options = options;
+    this.#inner = this.#attach(options.createTransport());
     if (options.observations) {
-      options.observations.onStreamEnd = (end) => this.streamEnded(end);
+      options.observations.onStreamEnd = (end) => this.#streamEnded(end);
       options.observations.onFetchFailed = (error, method) => {
         // Before initialize was answered, the failing send reports the error itself.
-        if (method === 'DELETE' || this.protocolVersion === undefined) return;
+        if (method === 'DELETE' || this.#protocolVersion === undefined) return;
         // Deferred so that the request whose send failed gets that error, not a generic close.
-        setTimeout(() => this.lost(`it cannot be reached (${describe(error)})`, error), 0);
+        setTimeout(() => this.#lost(`it cannot be reached (${describe(error)})`, error), 0);
       };
     }
   }
 
   /** Session id of the current session, if the server gave one. */
   get sessionId(): string | undefined {
-    return this.inner.sessionId;
+    return this.#inner.sessionId;
   }
 
   /** How many times a new session was started after the server forgot one. */
   get reinitializations(): number {
-    return this.generation;
+    return this.#generation;
   }
 
   /** See `Transport.start`. */
   start(): Promise<void> {
-    return this.inner.start();
+    return this.#inner.start();
   }
 
   /** See `Transport.setProtocolVersion`. */
   setProtocolVersion(version: string): void {
-    this.protocolVersion = version;
-    this.inner.setProtocolVersion(version);
+    this.#protocolVersion = version;
+    this.#inner.setProtocolVersion(version);
   }
 
   /** Completes an OAuth authorization-code flow on the current SDK transport. */
   finishAuth(authorizationCode: string): Promise<void> {
-    return this.inner.finishAuth(authorizationCode);
+    return this.#inner.finishAuth(authorizationCode);
   }
 
   /** Sends a message; a 404 for a known session re-initializes once, then retries. */
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
-    if (isInitializeRequest(message)) this.initializeParams = message.params;
-    if ('method' in message && 'id' in message) this.outstanding.add(message.id);
+    if (isInitializeRequest(message)) this.#initializeParams = message.params;
+    if ('method' in message && 'id' in message) this.#outstanding.add(message.id);
     if ('method' in message && message.method === 'notifications/cancelled') {
       // A cancelled request gets no answer; its stream ending must not look like a lost server.
       const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId;
-      if (requestId !== undefined) this.outstanding.delete(requestId);
+      if (requestId !== undefined) this.#outstanding.delete(requestId);
     }
     try {
-      await this.sendRecovering(message, options);
+      await this.#sendRecovering(message, options);
     } catch (error) {
-      if ('method' in message && 'id' in message) this.outstanding.delete(message.id);
+      if ('method' in message && 'id' in message) this.#outstanding.delete(message.id);
       throw error;
     }
   }
 
-  private async sendRecovering(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> {
-    const generation = this.generation;
-    const hadSession = this.inner.sessionId !== undefined;
+  async #sendRecovering(message: JSONRPCMessage, options: TransportSendOptions | undefined): Promise<void> {
+    const generation = this.#generation;
+    const hadSession = this.#inner.sessionId !== undefined;
     try {
-      await this.inner.send(message, options);
+      await this.#inner.send(message, options);
       return;
     } catch (error) {
-      if (!isSessionNotFound(error) || !hadSession || this.initializeParams === undefined || this.closing) throw error;
+      if (!isSessionNotFound(error) || !hadSession || this.#initializeParams === undefined || this.#closing) throw error;
     }
-    if (generation === this.generation) {
-      this.reinitializing ??= this.reinitialize().finally(() => {
-        this.reinitializing = undefined;
+    if (generation === this.#generation) {
+      this.#reinitializing ??= this.#reinitialize().finally(() => {
+        this.#reinitializing = undefined;
       });
     }
-    await this.reinitializing;
+    await this.#reinitializing;
     try {
-      await this.inner.send(message, options);
+      await this.#inner.send(message, options);
     } catch (error) {
-      if (isSessionNotFound(error)) throw this.expired('the new session was forgotten at once', error);
+      if (isSessionNotFound(error)) throw this.#expired('the new session was forgotten at once', error);
       throw error;
     }
   }
 
   /** Ends the session with DELETE (bounded wait, errors ignored), then closes. */
   async close(): Promise<void> {
-    this.closing = true;
-    const timeout = this.options.deleteTimeoutMs ?? DEFAULT_SESSION_DELETE_TIMEOUT_MS;
+    this.#closing = true;
+    const timeout = this.#options.deleteTimeoutMs ?? DEFAULT_SESSION_DELETE_TIMEOUT_MS;
     await Promise.race([
-      this.inner.terminateSession().catch(() => undefined),
+      this.#inner.terminateSession().catch(() => undefined),
       new Promise((resolve) => setTimeout(resolve, timeout).unref()),
     ]);
-    await this.inner.close();
+    await this.#inner.close();
   }
 
-  private attach(inner: StreamableHTTPClientTransport): StreamableHTTPClientTransport {
+  #attach(inner: StreamableHTTPClientTransport): StreamableHTTPClientTransport {
     inner.onclose = () => {
-      if (inner === this.inner) this.onclose?.();
+      if (inner === this.#inner) this.onclose?.();
     };
     inner.onerror = (error) => {
       // A 404 for a known session is handled in send(); reporting it too would only add noise.
       if (isSessionNotFound(error) && inner.sessionId !== undefined) return;
-      if (inner === this.inner && !this.closing) this.onerror?.(error);
+      if (inner === this.#inner && !this.#closing) this.onerror?.(error);
     };
     inner.onmessage = (message: JSONRPCMessage) => {
       if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
-        const waiter = typeof message.id === 'string' ? this.pending.get(message.id) : undefined;
+        const waiter = typeof message.id === 'string' ? this.#pending.get(message.id) : undefined;
         if (waiter) {
           waiter(message);
           return;
         }
-        if (message.id !== undefined) this.outstanding.delete(message.id);
+        if (message.id !== undefined) this.#outstanding.delete(message.id);
       }
-      if (inner === this.inner) this.onmessage?.(message);
+      if (inner === this.#inner) this.onmessage?.(message);
     };
     return inner;
   }
 
-  private async reinitialize(): Promise<void> {
-    const previous = this.inner;
+  async #reinitialize(): Promise<void> {
+    const previous = this.#inner;
     previous.onclose = undefined;
     previous.onerror = undefined;
     void previous.close().catch(() => undefined);
-    this.generation += 1;
-    const next = this.attach(this.options.createTransport());
-    this.inner = next;
-    const id = `toolhost-reinitialize-${this.generation}`;
+    this.#generation += 1;
+    const next = this.#attach(this.#options.createTransport());
+    this.#inner = next;
+    const id = `toolhost-reinitialize-${this.#generation}`;
     try {
       await initializeSession({
         transport: next,
         id,
-        params: this.initializeParams,
-        fallbackProtocolVersion: this.protocolVersion,
-        timeoutMs: this.options.reinitializeTimeoutMs ?? 30_000,
-        waitForResponse: (waitId) => new Promise((resolve) => this.pending.set(waitId, resolve)),
+        params: this.#initializeParams,
+        fallbackProtocolVersion: this.#protocolVersion,
+        timeoutMs: this.#options.reinitializeTimeoutMs ?? 30_000,
+        waitForResponse: (waitId) => new Promise((resolve) => this.#pending.set(waitId, resolve)),
       });
     } catch (error) {
-      throw this.expired('starting a new session failed', error);
+      throw this.#expired('starting a new session failed', error);
     } finally {
-      this.pending.delete(id);
+      this.#pending.delete(id);
     }
   }
 
@@ -206,20 +206,20 @@ export class StreamableHttpSessionTransport implements Transport {
    * went away. A broken GET stream is left to the SDK, which reconnects it; if that reconnect
    * cannot reach the server, `onFetchFailed` reports the loss.
    */
-  private streamEnded(end: StreamEnd): void {
-    if (this.closing || end.method !== 'POST' || end.resumable) return;
+  #streamEnded(end: StreamEnd): void {
+    if (this.#closing || end.method !== 'POST' || end.resumable) return;
     // Let the SDK finish parsing what the stream delivered before deciding an answer is missing.
     setTimeout(() => {
-      if (end.requestIds.some((id) => this.outstanding.has(id))) {
-        this.lost('it dropped the connection before answering a request', undefined);
+      if (end.requestIds.some((id) => this.#outstanding.has(id))) {
+        this.#lost('it dropped the connection before answering a request', undefined);
       }
     }, 20).unref?.();
   }
 
   /** Reports the loss through `onerror`, then closes, which fails every call in flight at once. */
-  private lost(detail: string, cause: unknown): void {
-    if (this.closing) return;
-    const { serverName, url } = this.options;
+  #lost(detail: string, cause: unknown): void {
+    if (this.#closing) return;
+    const { serverName, url } = this.#options;
     this.onerror?.(
       new TransportError({
         code: 'CONNECTION_CLOSED',
@@ -232,8 +232,8 @@ export class StreamableHttpSessionTransport implements Transport {
     void this.close();
   }
 
-  private expired(detail: string, cause: unknown): TransportError {
-    const { serverName, url } = this.options;
+  #expired(detail: string, cause: unknown): TransportError {
+    const { serverName, url } = this.#options;
     return new TransportError({
       code: 'SESSION_EXPIRED',
       message: `MCP server '${serverName}' (${url}) ended the session and ${detail}; reconnect to the server to continue.`,

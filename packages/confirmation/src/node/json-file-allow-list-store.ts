@@ -37,7 +37,7 @@ export class JsonFileAllowListStore implements AllowListStore {
       text = await readFile(this.filePath, 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return emptyAllowList();
-      throw this.failure('read', error);
+      throw this.#failure('read', error);
     }
     try {
       return fromAllowListDocument(JSON.parse(text));
@@ -61,11 +61,11 @@ export class JsonFileAllowListStore implements AllowListStore {
       await rename(temporary, this.filePath);
     } catch (error) {
       await rm(temporary, { force: true }).catch(() => undefined);
-      throw this.failure('write', error);
+      throw this.#failure('write', error);
     }
   }
 
-  private failure(action: 'read' | 'write', error: unknown): ConfirmationError {
+  #failure(action: 'read' | 'write', error: unknown): ConfirmationError {
     return new ConfirmationError({
       code: 'STORE_FAILED',
       message: `Could not ${action} the MCP allow-list file ${this.filePath}: ${error instanceof Error ? error.message : String(error)}. Check that the folder exists and is writable by you.`,

@@ -4,16 +4,7 @@ import { HostError } from '../host-error.js';
 import { readResourceParts } from './read-resource-parts.js';
 
 /** One `@server:uri` reference found in user input. */
-export interface ResourceReference {
-  /** The reference as written (`@docs:file:///readme.md`). */
-  readonly raw: string;
-  /** The server name. */
-  readonly serverName: string;
-  /** The resource URI. */
-  readonly uri: string;
-  /** Offset of `raw` in the input. */
-  readonly index: number;
-}
+export type ResourceReference = ResolvedResourceReferences['resolved'][number];
 
 // `@name:scheme:rest` at the start or after whitespace; the URI must have a scheme.
 const REFERENCE = /(^|\s)@([A-Za-z0-9_.-]+):([A-Za-z][A-Za-z0-9+.-]*:[^\s]+)/g;
@@ -51,7 +42,16 @@ export interface ResolvedResourceReferences {
   /** The input text first, then a header and the content of each resolved reference. */
   readonly parts: ContentPart[];
   /** References that were read. */
-  readonly resolved: ResourceReference[];
+  readonly resolved: Array<{
+    /** The reference as written (`@docs:file:///readme.md`). */
+    readonly raw: string;
+    /** The server name. */
+    readonly serverName: string;
+    /** The resource URI. */
+    readonly uri: string;
+    /** Offset of `raw` in the input. */
+    readonly index: number;
+  }>;
   /** References that could not be read, with the reason (a `HostError`). */
   readonly failed: Array<{ reference: ResourceReference; error: HostError }>;
 }

@@ -23,12 +23,13 @@ export interface ResourceSubscriptionsOptions {
  * `notifications/resources/updated` handler installed on construction.
  */
 export class ResourceSubscriptions {
-  private readonly uris = new Set<string>();
+  readonly #uris = new Set<string>();
+  readonly #client: Client;
+  readonly #options: ResourceSubscriptionsOptions;
 
-  constructor(
-    private readonly client: Client,
-    private readonly options: ResourceSubscriptionsOptions,
-  ) {
+  constructor(client: Client, options: ResourceSubscriptionsOptions) {
+    this.#client = client;
+    this.#options = options;
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
       options.onUpdated({ serverName: options.serverName, uri: notification.params.uri });
     });
@@ -36,26 +37,26 @@ export class ResourceSubscriptions {
 
   /** URIs currently subscribed to. */
   list(): string[] {
-    return [...this.uris];
+    return [...this.#uris];
   }
 
   /** Subscribe to a URI; throws `CAPABILITY_NOT_SUPPORTED` when the server offers no subscriptions. */
   async subscribe(uri: string): Promise<void> {
-    if (!this.client.getServerCapabilities()?.resources?.subscribe) {
+    if (!this.#client.getServerCapabilities()?.resources?.subscribe) {
       throw new HostError({
         code: 'CAPABILITY_NOT_SUPPORTED',
-        serverName: this.options.serverName,
+        serverName: this.#options.serverName,
         uri,
-        message: `MCP server '${this.options.serverName}' does not offer resource subscriptions, so '${uri}' cannot be watched.`,
+        message: `MCP server '${this.#options.serverName}' does not offer resource subscriptions, so '${uri}' cannot be watched.`,
       });
     }
-    await this.client.subscribeResource({ uri });
-    this.uris.add(uri);
+    await this.#client.subscribeResource({ uri });
+    this.#uris.add(uri);
   }
 
   /** Unsubscribe from a URI (no request when it was not subscribed). */
   async unsubscribe(uri: string): Promise<void> {
-    if (!this.uris.delete(uri)) return;
-    await this.client.unsubscribeResource({ uri });
+    if (!this.#uris.delete(uri)) return;
+    await this.#client.unsubscribeResource({ uri });
   }
 }

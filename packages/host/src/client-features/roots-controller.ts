@@ -32,29 +32,29 @@ function toRoot(folder: string | ProjectFolder): Root {
  * `notifications/roots/list_changed` to every attached, connected client.
  */
 export class RootsController {
-  private roots: Root[];
-  private readonly clients = new Set<Client>();
-  private readonly onError: ((error: unknown) => void) | undefined;
+  #roots: Root[];
+  readonly #clients = new Set<Client>();
+  readonly #onError: ((error: unknown) => void) | undefined;
 
   constructor(options: RootsControllerOptions = {}) {
-    this.roots = (options.folders ?? []).map(toRoot);
-    this.onError = options.onError;
+    this.#roots = (options.folders ?? []).map(toRoot);
+    this.#onError = options.onError;
   }
 
   /** The current roots, as sent in `roots/list`. */
   list(): Root[] {
-    return this.roots.map((root) => ({ ...root }));
+    return this.#roots.map((root) => ({ ...root }));
   }
 
   /** Answer `roots/list` on this client from now on, and notify it on changes. */
   attach(client: Client): void {
     client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.list() }));
-    this.clients.add(client);
+    this.#clients.add(client);
   }
 
   /** Stop notifying this client (call when its connection closes). */
   detach(client: Client): void {
-    this.clients.delete(client);
+    this.#clients.delete(client);
   }
 
   /**
@@ -63,12 +63,12 @@ export class RootsController {
    */
   async setFolders(folders: ReadonlyArray<string | ProjectFolder>): Promise<void> {
     const next = folders.map(toRoot);
-    if (JSON.stringify(next) === JSON.stringify(this.roots)) return;
-    this.roots = next;
+    if (JSON.stringify(next) === JSON.stringify(this.#roots)) return;
+    this.#roots = next;
     await Promise.all(
-      [...this.clients]
+      [...this.#clients]
         .filter((client) => client.transport !== undefined && client.getServerCapabilities() !== undefined)
-        .map((client) => client.sendRootsListChanged().catch((error: unknown) => this.onError?.(error))),
+        .map((client) => client.sendRootsListChanged().catch((error: unknown) => this.#onError?.(error))),
     );
   }
 }

@@ -4,7 +4,7 @@ import { HostError } from '../host-error.js';
 import { authoriseToolCall } from './authorise-tool-call.js';
 import type { CallableTool } from './callable-tool.js';
 import { executeToolCall, recoverToolCall } from './execute-tool-call.js';
-import { mapToolResult, type MappedResult, type StructuredContentReport } from './map-tool-result.js';
+import { mapToolResult, type MappedResult } from './map-tool-result.js';
 import { cancelled, failure, fromLayerError, toolNotFound, type ToolCallFailure } from './tool-call-failure.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 import { ToolCallTracker } from './tool-call-tracker.js';
@@ -17,8 +17,16 @@ export interface ToolCallResult extends ToolCallOutcome {
   readonly toolCall: ToolCall;
   /** Why the call did not succeed: the code says what happened, `cause` the lower layer's error. */
   readonly error?: HostError;
-  /** How the result's structured content relates to the tool's `outputSchema`, when the tool has one or sent structured content. */
-  readonly structuredContentCheck?: StructuredContentReport;
+  /**
+   * How the result's structured content relates to the tool's `outputSchema`, when the tool has one
+   * or sent structured content: `valid`, `recovered-from-text` (JSON only in text, used as the
+   * structured content), `invalid` (does not match; passed on anyway, with `errorMessage`),
+   * `missing`, `unchecked` (schema not compilable) or `error-result`. Never fatal.
+   */
+  readonly structuredContentCheck?: {
+    readonly status: 'valid' | 'recovered-from-text' | 'invalid' | 'missing' | 'unchecked' | 'error-result';
+    readonly errorMessage?: string;
+  };
 }
 
 const EMPTY_ARGUMENTS: Readonly<Record<string, unknown>> = Object.freeze({});

@@ -1,5 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { ToolhostError } from '@toolhost/contract';
+import type { ToolhostError } from '@toolhost/contract';
 import { HostError, type HostErrorCode } from '../host-error.js';
 import type { CallableTool } from './callable-tool.js';
 
