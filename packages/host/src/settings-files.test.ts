@@ -110,6 +110,30 @@ describe('McpToolHost reading settings files', () => {
     }
   });
 
+  it('never comes up silently empty: servers blocked by an untrusted project folder are a warning, an event and a status line', async () => {
+    const home = await tempDir();
+    const project = await tempDir();
+    await mkdir(join(project, '.myapp'), { recursive: true });
+    await writeFile(
+      join(project, '.myapp', 'settings.json'),
+      JSON.stringify({ mcpServers: { one: fixtureServer('basic'), two: fixtureServer('basic') } }),
+    );
+    const host = await McpToolHost.create({ appDir: '.myapp', projectDir: project, homeDir: home, trustCommand: 'myapp trust' });
+    const events: string[] = [];
+    host.on('warning', (warning) => events.push(`${warning.code}: ${warning.message}`));
+    try {
+      const status = await host.discover();
+      expect(host.servers.listTools()).toEqual([]);
+      const warning = status.warnings.find((entry) => entry.code === 'UNTRUSTED_PROJECT');
+      expect(warning?.message).toContain('2 MCP servers "one", "two" come from the settings of the project folder');
+      expect(warning?.message).toContain('run "myapp trust" in');
+      expect(events).toEqual([`UNTRUSTED_PROJECT: ${warning?.message}`]);
+      expect(host.servers.formatStatus()).toContain(`Warnings:\n  ⚠ ${warning?.message}`);
+    } finally {
+      await host.close();
+    }
+  });
+
   it('rejects an adapter written for another contract version', async () => {
     const adapter = { specificationVersion: 'v2', provider: 'future' } as never;
     await expect(McpToolHost.create({ settings: {}, adapter })).rejects.toMatchObject({ code: 'UNSUPPORTED_ADAPTER' });
