@@ -51,18 +51,19 @@ export async function runChatExample<TItem, TTool, TResponse, TToolResults>(
     stores: { approvals: new JsonFileAllowListStore({ appDir }) },
     ui: {
       confirm: createConfirmationPrompt(terminal),
-      onToolCallUpdate: (toolCall) => printToolCall(terminal, toolCall),
       openBrowser: async (url) => terminal.print(`Open this URL to sign in: ${url}`),
     },
   });
+  host.on('tool-call-update', (toolCall) => printToolCall(terminal, toolCall));
+  host.on('warning', (warning) => terminal.print(`Warning: ${warning.message}`));
   try {
     terminal.print('Connecting to MCP servers…');
     const status = await host.discover();
-    const connected = status.servers.filter((server) => server.status === 'connected').length;
+    const connected = status.servers.filter((server) => server.status === 'CONNECTED').length;
     terminal.print(
       status.servers.length === 0
         ? `No MCP servers configured: add "mcpServers" to ./${appDir}/settings.json or ~/${appDir}/settings.json.`
-        : `${connected}/${status.servers.length} MCP server(s) connected, ${host.listToolDefinitions().length} tool(s).`,
+        : `${connected}/${status.servers.length} MCP server(s) connected, ${host.servers.listTools().length} tool(s).`,
     );
     terminal.print(`Chatting with ${model}. Type /help for commands, /mcp for the server status, /quit to leave.`);
     await runChat({ host, model: options.createModel({ apiKey, model }), terminal });

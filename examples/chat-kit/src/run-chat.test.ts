@@ -1,6 +1,7 @@
 // The shared chat loop with a real MCP fixture server, the scripted model adapter and a scripted terminal.
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { McpToolHost, createScriptedAdapter, type ScriptedToolDeclaration, type ScriptedToolResults, type ScriptedTurn } from '@toolhost/host';
+import { McpToolHost } from '@toolhost/host';
+import { createScriptedAdapter, type ScriptedToolDeclaration, type ScriptedToolResults, type ScriptedTurn } from '@toolhost/host/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatModel } from './chat-model.js';
 import { createConfirmationPrompt } from './create-confirmation-prompt.js';
@@ -45,8 +46,9 @@ describe('runChat', () => {
     host = await McpToolHost.create({
       settings: { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')], timeout: 30_000 } } },
       adapter,
-      ui: { confirm: createConfirmationPrompt(terminal), onToolCallUpdate: (call) => printToolCall(terminal, call) },
+      ui: { confirm: createConfirmationPrompt(terminal) },
     });
+    host.on('tool-call-update', (call) => printToolCall(terminal, call));
     await host.discover();
     const requests: { history: string[]; toolCount: number }[] = [];
     const model: Model = {

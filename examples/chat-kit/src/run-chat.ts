@@ -26,7 +26,7 @@ export async function runChat<TItem, TTool, TResponse, TToolResults>(
 ): Promise<void> {
   const { host, model, terminal } = options;
   const history: TItem[] = [];
-  const serverInstructions = host.getServerInstructions().map((s) => `Instructions from MCP server ${s.serverName}:\n${s.instructions}`);
+  const serverInstructions = host.servers.instructions().map((s) => `Instructions from MCP server ${s.serverName}:\n${s.instructions}`);
   const instructions = serverInstructions.length ? serverInstructions.join('\n\n') : undefined;
   for (;;) {
     const line = await terminal.ask('\n> ');

@@ -14,7 +14,7 @@ export async function runCommand(options: { host: McpToolHost; terminal: Termina
   if (command === '/quit' || command === '/exit') return { kind: 'quit' };
   if (command === '/help') {
     terminal.print('Commands: /mcp [list|desc|schema] [server], /help, /quit');
-    const prompts = host.listPrompts();
+    const prompts = host.prompts.list();
     if (prompts.length === 0) terminal.print('No MCP prompts are available as slash commands.');
     for (const prompt of prompts) {
       const args = prompt.arguments.map((a) => (a.required ? `--${a.name}=…` : `[--${a.name}=…]`)).join(' ');
@@ -23,11 +23,11 @@ export async function runCommand(options: { host: McpToolHost; terminal: Termina
     return { kind: 'handled' };
   }
   if (command === '/mcp') {
-    terminal.print(host.formatStatus());
+    terminal.print(host.servers.formatStatus());
     return { kind: 'handled' };
   }
   try {
-    const result = await host.runSlashCommand(command);
+    const result = await host.commands.run({ line: command });
     if (result.kind === 'text') {
       terminal.print(result.text);
       return { kind: 'handled' };

@@ -1,4 +1,4 @@
-import { McpToolHost, type ElicitationResponse, type UiHooks } from '@toolhost/host';
+import { McpToolHost, type UiHooks } from '@toolhost/host';
 import { createRedirectFollowingOpener } from '@toolhost/oauth';
 import { freePort } from './free-port.js';
 import { oauthSettings } from './oauth-settings.js';
@@ -32,7 +32,7 @@ function serverEntry(input: ScenarioInput, callbackPort: number): Record<string,
 export async function runScenario(input: ScenarioInput): Promise<void> {
   const openBrowser = createRedirectFollowingOpener();
   const ui: UiHooks = {
-    elicit: async (request): Promise<ElicitationResponse> => {
+    elicit: async (request) => {
       input.log(`elicitation (${request.mode}) from ${request.serverName}: ${request.message}`);
       return { action: 'accept', content: {} };
     },
@@ -46,21 +46,21 @@ export async function runScenario(input: ScenarioInput): Promise<void> {
     ui,
   });
   try {
-    host.on('auth-url', (event) => input.log(`signing in to ${event.serverName}`));
+    host.on('sign-in-start', (event) => input.log(`signing in to ${event.serverName}`));
     let status = await host.discover();
     let server = status.servers.find((entry) => entry.name === SERVER_NAME);
-    if (server?.status !== 'connected' && server?.needsAuthentication) {
+    if (server?.status !== 'CONNECTED' && server?.needsAuthentication) {
       // What a user does when `/mcp` says "Authentication: required": `/mcp auth <server>`.
       input.log(`not connected (${server.lastError ?? 'no error'}); authenticating`);
-      status = await host.authenticate(SERVER_NAME);
+      status = await host.servers.authenticate({ serverName: SERVER_NAME });
       server = status.servers.find((entry) => entry.name === SERVER_NAME);
     }
-    if (server?.status !== 'connected') {
+    if (server?.status !== 'CONNECTED') {
       throw new Error(`server did not connect (${server?.status ?? 'missing'}): ${server?.lastError ?? 'no error reported'}`);
     }
     input.log(`connected; tools: ${server.tools.map((tool) => tool.serverToolName).join(', ') || '(none)'}`);
-    for (const tool of host.listToolDefinitions()) {
-      const result = await host.callTool(tool.name, sampleArguments(tool.inputSchema));
+    for (const tool of host.servers.listTools()) {
+      const result = await host.callTool({ name: tool.name, arguments: sampleArguments(tool.inputSchema) });
       input.log(`${tool.originalName} -> ${result.display}`);
       if (result.error) throw result.error;
     }

@@ -2,13 +2,8 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import {
-  McpToolHost,
-  createScriptedAdapter,
-  type ConfirmationOptionId,
-  type ConfirmationRequest,
-  type ToolCall,
-} from '@toolhost/host';
+import { McpToolHost, type ToolCall, type UiHooks } from '@toolhost/host';
+import { createScriptedAdapter } from '@toolhost/host/testing';
 
 const require = createRequire(import.meta.url);
 
@@ -41,14 +36,16 @@ async function main(): Promise<void> {
   });
 
   // The confirmation dialog, answered by a script: always allow the whole `everything` server.
-  const answers: ConfirmationOptionId[] = ['proceed_always_server'];
-  const confirm = async (request: ConfirmationRequest): Promise<ConfirmationOptionId> => {
-    const answer = answers.shift() ?? 'cancel';
+  // Like a real dialog, it answers with the option picked from `request.options` (its id would do too).
+  const script = ['proceed_always_server'];
+  const confirm: NonNullable<UiHooks['confirm']> = async (request) => {
+    const wanted = script.shift() ?? 'cancel';
+    const choice = request.options.find((option) => option.id === wanted);
     console.log(`  ? ${request.title}: ${request.mcpDetails.serverName} › ${request.mcpDetails.toolName}`);
-    console.log(`    arguments: ${request.description}`);
+    console.log(`    arguments: ${request.argumentsPreview}`);
     console.log(`    options:   ${request.options.map((option) => option.id).join(' | ')}`);
-    console.log(`    answer:    ${answer} (scripted)`);
-    return answer;
+    console.log(`    answer:    ${choice?.id ?? 'cancel'} (scripted)`);
+    return choice ?? 'cancel';
   };
 
   const host = await McpToolHost.create({
@@ -77,13 +74,13 @@ async function main(): Promise<void> {
   try {
     heading('1. Discovery');
     await host.discover();
-    const tools = host.listToolDefinitions();
+    const tools = host.servers.listTools();
     console.log(`  ${tools.length} tools from ${new Set(tools.map((tool) => tool.serverName)).size} servers.`);
     console.log(`  "echo" exists on both servers: the first in the settings keeps the bare name,`);
     console.log(`  the other is registered as "${tools.find((tool) => tool.serverName === 'everything' && tool.originalName === 'echo')?.name}".`);
 
     heading('2. Status (/mcp)');
-    console.log(host.formatStatus());
+    console.log(host.servers.formatStatus());
 
     heading('3. The model asks for tools; the user confirms');
     for (let turn = adapter.nextTurn(); ; turn = adapter.nextTurn()) {
@@ -102,12 +99,12 @@ async function main(): Promise<void> {
     }
 
     heading('4. A prompt as a slash command');
-    for (const prompt of host.listPrompts()) {
+    for (const prompt of host.prompts.list()) {
       const args = prompt.arguments.map((arg) => `--${arg.name}${arg.required ? '' : '?'}`).join(' ');
       console.log(`  /${prompt.name} ${args}  (${prompt.serverName})`);
     }
     for (const line of ['/poem-writer --title="Gemini CLI" --mood="reverent"', '/poem-writer "Gemini CLI" reverent']) {
-      const result = await host.runSlashCommand(line);
+      const result = await host.commands.run({ line });
       console.log(`  ${line}\n    → prompt for the model: ${JSON.stringify(result.text)}`);
     }
   } finally {

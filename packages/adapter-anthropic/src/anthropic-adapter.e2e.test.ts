@@ -2,7 +2,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
 import { createFixtureHost, isPng } from '@toolhost-internal/test-support';
-import type { ConfirmationRequest, ModelToolCall } from '@toolhost/contract';
+import type { ConfirmationRequest } from '@toolhost/contract';
 import type { McpToolHost } from '@toolhost/host';
 import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
@@ -78,8 +78,8 @@ describe('Anthropic adapter end to end', () => {
   });
 
   it('marks a failing MCP tool with is_error in the tool_result', async () => {
-    const call: ModelToolCall = { id: 'toolu_2', name: 'fail', arguments: { reason: 'disk full' } };
-    const outcome = await host.callTool(call);
+    const outcome = await host.callTool({ toolCallId: 'toolu_2', name: 'fail', arguments: { reason: 'disk full' } });
+    expect(outcome.call.id).toBe('toolu_2');
     const message = createAnthropicAdapter().toToolResults([outcome]);
     expect(message.content).toEqual([
       expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_2', is_error: true }),

@@ -15,3 +15,16 @@ export function pairedRatio(subject: readonly number[], baseline: readonly numbe
   if (subject.length !== baseline.length) throw new RangeError(`paired samples differ in length: ${subject.length} and ${baseline.length}`);
   return median(subject.map((value, i) => ratio(value, baseline[i] as number)));
 }
+
+/**
+ * Ratio of the means, `mean(subject) / mean(baseline)`: for CPU time per run measured over
+ * batches of the same size, the ratio of the total CPU time each side used.
+ */
+export function meanRatio(subject: readonly number[], baseline: readonly number[]): number {
+  if (subject.length === 0 || baseline.length === 0) throw new RangeError('cannot take the ratio of an empty list of samples');
+  return ratio(mean(subject), mean(baseline));
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0) / values.length;
+}

@@ -1,13 +1,14 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { benchCallTool } from './bench-call-tool.js';
-import { benchDiscovery } from './bench-discovery.js';
+import { benchDiscovery, findCaBundle } from './bench-discovery.js';
+import { benchImageCopy } from './bench-image-copy.js';
 import { benchMapImage } from './bench-map-image.js';
-import type { BenchResult } from './bench-result.js';
+import type { BenchResult, CheckResult } from './bench-result.js';
 import { benchSanitize } from './bench-sanitize.js';
 
 /** The benchmarks {@link runBenchmarks} knows, in the order they run. */
-export const BENCHMARK_NAMES = ['discovery', 'sanitize', 'call-tool', 'map-image'] as const;
+export const BENCHMARK_NAMES = ['discovery', 'discovery-ca', 'sanitize', 'call-tool', 'map-image', 'image-copy'] as const;
 
 /** Name of one benchmark. */
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];
@@ -16,10 +17,14 @@ export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];
 export interface RunBenchmarksOptions {
   /** Which benchmarks to run. @default all of {@link BENCHMARK_NAMES} */
   readonly only?: readonly BenchmarkName[];
-  /** Multiplies every iteration count (0.1 for a smoke run); at least one iteration is kept. @default 1 */
+  /** Multiplies every round count (0.2 for a smoke run); at least one round is kept. @default 1 */
   readonly scale?: number;
+  /** Independent repetitions of every comparison. @default 5 */
+  readonly repetitions?: number;
   /** Called when a benchmark starts (for progress output). */
   readonly onStart?: (name: BenchmarkName) => void;
+  /** Called when a benchmark ends, with its wall time in milliseconds. */
+  readonly onEnd?: (name: BenchmarkName, durationMs: number) => void;
 }
 
 /** A benchmark that threw instead of producing numbers. */
@@ -42,15 +47,19 @@ export interface BenchReport {
     readonly cpus: number;
     /** 1, 5 and 15 minute load averages when the run started. */
     readonly loadAverage: readonly number[];
+    /** 1, 5 and 15 minute load averages when the run ended. */
+    readonly loadAverageAtEnd?: readonly number[];
   };
-  /** Unit of every time in the report. */
+  /** Unit of wall times in the report (CPU times are in microseconds). */
   readonly timeUnit: 'ms';
   /** ISO time the run started. */
   readonly startedAt: string;
   /** Wall time of the whole run, in milliseconds. */
   readonly durationMs: number;
-  /** Results in run order. */
+  /** Comparisons in run order. */
   readonly results: BenchResult[];
+  /** Checks against a limit (the image copy check). */
+  readonly checks: CheckResult[];
   /** Benchmarks that failed. */
   readonly failures: BenchFailure[];
 }
@@ -58,12 +67,19 @@ export interface BenchReport {
 /** Run the benchmarks one after another (never in parallel, so they do not disturb each other). */
 export async function runBenchmarks(options: RunBenchmarksOptions = {}): Promise<BenchReport> {
   const scale = options.scale ?? 1;
+  const repetitions = options.repetitions ?? 5;
   const n = (count: number) => Math.max(1, Math.round(count * scale));
-  const jobs: Record<BenchmarkName, () => Promise<BenchResult | BenchResult[]>> = {
-    discovery: () => benchDiscovery({ iterations: n(6) }),
-    sanitize: () => benchSanitize({ iterations: n(100) }),
-    'call-tool': () => benchCallTool({ iterations: n(200), warmup: n(30) }),
-    'map-image': () => benchMapImage({ iterations: n(40) }),
+  const jobs: Record<BenchmarkName, () => Promise<BenchResult | BenchResult[] | CheckResult>> = {
+    discovery: () => benchDiscovery({ repetitions, rounds: n(2) }),
+    'discovery-ca': () => {
+      const bundle = findCaBundle();
+      if (!bundle) throw new Error('no PEM bundle found for NODE_EXTRA_CA_CERTS (set it in the environment of the bench)');
+      return benchDiscovery({ repetitions, rounds: n(2), extraCaCertificates: bundle });
+    },
+    sanitize: () => benchSanitize({ repetitions, rounds: n(12) }),
+    'call-tool': () => benchCallTool({ repetitions, rounds: n(60), warmupRounds: n(20) }),
+    'map-image': () => benchMapImage({ repetitions, rounds: n(8) }),
+    'image-copy': async () => benchImageCopy({ mappings: n(200) }),
   };
   const environment = {
     node: process.version,
@@ -74,14 +90,28 @@ export async function runBenchmarks(options: RunBenchmarksOptions = {}): Promise
   const startedAt = new Date().toISOString();
   const start = performance.now();
   const results: BenchResult[] = [];
+  const checks: CheckResult[] = [];
   const failures: BenchFailure[] = [];
   for (const name of options.only ?? BENCHMARK_NAMES) {
     options.onStart?.(name);
+    const benchmarkStart = performance.now();
     try {
-      results.push(...[await jobs[name]()].flat());
+      for (const outcome of [await jobs[name]()].flat()) {
+        if ('verdict' in outcome && 'limit' in outcome) checks.push(outcome);
+        else results.push(outcome as BenchResult);
+      }
     } catch (error) {
       failures.push({ benchmark: name, message: error instanceof Error ? error.message : String(error) });
     }
+    options.onEnd?.(name, performance.now() - benchmarkStart);
   }
-  return { environment, timeUnit: 'ms', startedAt, durationMs: performance.now() - start, results, failures };
+  return {
+    environment: { ...environment, loadAverageAtEnd: loadavg() },
+    timeUnit: 'ms',
+    startedAt,
+    durationMs: performance.now() - start,
+    results,
+    checks,
+    failures,
+  };
 }

@@ -52,3 +52,45 @@ export function summarize(samples: readonly number[]): SampleStats {
     mean: values.reduce((sum, value) => sum + value, 0) / values.length,
   };
 }
+
+/** Where a set of per-repetition values lies: median, quartiles (nearest rank) and extremes. */
+export interface Spread {
+  /** Number of values (repetitions). */
+  readonly count: number;
+  /** Median of the values. */
+  readonly median: number;
+  /** Smallest value. */
+  readonly min: number;
+  /** Largest value. */
+  readonly max: number;
+  /** 25th percentile (nearest rank). */
+  readonly q1: number;
+  /** 75th percentile (nearest rank). */
+  readonly q3: number;
+  /** The values in the order they were measured. */
+  readonly values: readonly number[];
+}
+
+/** The {@link Spread} of per-repetition values (ratios, usually); throws like {@link summarize}. */
+export function spreadOf(values: readonly number[]): Spread {
+  const ordered = sorted(values);
+  return {
+    count: ordered.length,
+    median: median(ordered),
+    min: ordered[0] as number,
+    max: ordered[ordered.length - 1] as number,
+    q1: percentile(ordered, 25),
+    q3: percentile(ordered, 75),
+    values: [...values],
+  };
+}
+
+/** Sum of the values (0 for none); throws for a non-finite value. */
+export function sum(values: readonly number[]): number {
+  let total = 0;
+  for (const value of values) {
+    if (!Number.isFinite(value)) throw new RangeError(`value ${String(value)} is not a finite number`);
+    total += value;
+  }
+  return total;
+}

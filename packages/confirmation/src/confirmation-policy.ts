@@ -37,9 +37,8 @@ export type Authorization =
   | { readonly status: 'denied'; readonly error: ConfirmationError; readonly request?: ConfirmationRequest }
   /**
    * The user must decide: show `request`, then pass the answer (an option id or option object) to
-   * `answer`, which records "always allow" choices.
-   *
-   * @throws ConfirmationError `INVALID_CONFIRMATION_ANSWER` (from `answer`) when the answer is not an offered option.
+   * `answer`, which records "always allow" choices. `answer` rejects with a `ConfirmationError`
+   * `INVALID_CONFIRMATION_ANSWER` when the answer is not one of the offered options.
    */
   | {
       readonly status: 'ask';

@@ -1,3 +1,4 @@
+import type * as Contract from './index.js';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { AdapterError } from './adapter-error.js';
@@ -40,7 +41,7 @@ describe('ToolhostError', () => {
 
   it('recognises an error thrown by another copy of the package (the CommonJS build beside the ESM source)', async () => {
     const require = createRequire(import.meta.url);
-    const other = require('../dist/index.cjs') as typeof import('./index.js');
+    const other = require('../dist/index.cjs') as typeof Contract;
     expect(other.ToolhostError).not.toBe(ToolhostError);
     const foreign = new other.AdapterError({ code: 'EMPTY_SAMPLING_RESPONSE', message: 'blocked', provider: 'openai' });
     expect(foreign instanceof AdapterError).toBe(false);

@@ -1,4 +1,4 @@
-import { createScriptedAdapter } from '@toolhost/host';
+import { createScriptedAdapter } from '@toolhost/host/testing';
 import { describe, expect, it } from 'vitest';
 import { createFixtureHost } from './create-fixture-host.js';
 import { isPng } from './is-png.js';
@@ -8,7 +8,7 @@ describe('createFixtureHost', () => {
     const adapter = createScriptedAdapter({ turns: [{ toolCalls: [{ id: 'c1', name: 'mixed-content', arguments: {} }] }] });
     const { host, confirmations } = await createFixtureHost(adapter);
     try {
-      expect(host.listToolDefinitions().map((tool) => tool.name)).toContain('mixed-content');
+      expect(host.servers.listTools().map((tool) => tool.name)).toContain('mixed-content');
       const handled = await host.handleModelResponse(adapter.nextTurn());
       expect(confirmations.map((request) => request.mcpDetails.toolName)).toEqual(['mixed-content']);
       expect(handled.outcomes[0]?.isError).toBe(false);

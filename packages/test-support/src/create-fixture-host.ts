@@ -5,13 +5,14 @@ import { McpToolHost, type ConfirmationRequest, type ModelAdapter } from '@toolh
 export interface FixtureHost<TTool, TResponse, TToolResults> {
   /** The host, discovered; close it after the test. */
   readonly host: McpToolHost<TTool, TResponse, TToolResults>;
-  /** Every confirmation request, in order (each was answered `proceed_once`). */
+  /** Every confirmation request, in order (each was answered with its "Allow once" option). */
   readonly confirmations: ConfirmationRequest[];
 }
 
 /**
  * Create and discover an McpToolHost with `adapter` on the `basic` fixture server (stdio, not
- * trusted), whose `confirm` hook records each request and allows the call once.
+ * trusted), whose `confirm` hook records each request and allows the call once (it answers
+ * with the offered `proceed_once` option object).
  *
  * @example
  * ```ts
@@ -30,7 +31,7 @@ export async function createFixtureHost<TTool, TResponse, TToolResults>(
     ui: {
       confirm: async (request) => {
         confirmations.push(request);
-        return 'proceed_once';
+        return request.options.find((option) => option.id === 'proceed_once') ?? 'cancel';
       },
     },
   });

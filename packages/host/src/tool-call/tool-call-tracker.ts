@@ -85,29 +85,28 @@ export class ToolCallTracker {
     return snapshot;
   }
 
-  /** The call as it is now. */
+  /** The call as it is now (built by assignment: this runs on every call, spreads cost more). */
   snapshot(): ToolCall {
+    const call: Mutable<ToolCall> = { toolCallId: this.#toolCallId, status: this.#status, toolName: this.#toolName, inputParameters: this.#inputParameters };
     const definition = this.#tool?.definition;
-    return {
-      toolCallId: this.#toolCallId,
-      status: this.#status,
-      toolName: this.#toolName,
-      ...(definition
-        ? {
-            serverName: definition.serverName,
-            serverToolName: definition.originalName,
-            description: `${definition.serverName} › ${definition.originalName}`,
-          }
-        : {}),
-      inputParameters: this.#inputParameters,
-      ...(this.#progress ? { progress: this.#progress, liveContent: progressText(this.#progress) } : {}),
-      ...(this.#output ? { output: this.#output } : {}),
-      ...(this.#error ? { error: this.#error } : {}),
-      ...(this.#confirmationRequest ? { confirmationRequest: this.#confirmationRequest } : {}),
-    };
+    if (definition) {
+      call.serverName = definition.serverName;
+      call.serverToolName = definition.originalName;
+      call.description = `${definition.serverName} › ${definition.originalName}`;
+    }
+    if (this.#progress) {
+      call.progress = this.#progress;
+      call.liveContent = progressText(this.#progress);
+    }
+    if (this.#output) call.output = this.#output;
+    if (this.#error) call.error = this.#error;
+    if (this.#confirmationRequest) call.confirmationRequest = this.#confirmationRequest;
+    return call;
   }
 
   #emit(): void {
     if (this.#events.has('tool-call-update')) this.#events.emit('tool-call-update', this.snapshot());
   }
 }
+
+type Mutable<T> = { -readonly [K in keyof T]: T[K] };
