@@ -16,7 +16,10 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "PropertyDefinition[accessibility='private']", message: 'Use a #private field instead of `private`.' },
-        { selector: "MethodDefinition[accessibility='private'][kind!='constructor']", message: 'Use a #private method instead of `private`.' },
+        {
+          selector: "MethodDefinition[accessibility='private'][kind!='constructor']",
+          message: 'Use a #private method instead of `private`.',
+        },
         { selector: 'TSParameterProperty', message: 'Declare the field (#private) and assign it in the constructor.' },
       ],
     },

@@ -132,7 +132,8 @@ function extractSnippets(file) {
     if (lang !== 'ts' && lang !== 'typescript') continue;
     const ignore = /^ignore-check\b(.*)$/.exec(info.trim());
     if (ignore) {
-      if (!ignore[1]?.trim()) problems.push(`${rel}:${startLine - 1}: "ts ignore-check" needs a reason after it (why this block cannot compile)`);
+      if (!ignore[1]?.trim())
+        problems.push(`${rel}:${startLine - 1}: "ts ignore-check" needs a reason after it (why this block cannot compile)`);
       snippets.push({ file: rel, line: startLine, ignored: true });
       continue;
     }
@@ -141,14 +142,12 @@ function extractSnippets(file) {
     if (inBlock) names.push(...splitNames(inBlock[1] ?? ''));
     for (const name of names) {
       if (!(name in CONTEXTS)) {
-        problems.push(`${rel}:${context?.line ?? startLine}: unknown snippet context "${name}" (known: ${Object.keys(CONTEXTS).join(', ')})`);
+        problems.push(
+          `${rel}:${context?.line ?? startLine}: unknown snippet context "${name}" (known: ${Object.keys(CONTEXTS).join(', ')})`,
+        );
       }
     }
-    const prelude = [
-      FILE_CONTEXTS[rel] ?? '',
-      ...names.map((name) => CONTEXTS[name] ?? ''),
-      context?.code ?? '',
-    ]
+    const prelude = [FILE_CONTEXTS[rel] ?? '', ...names.map((name) => CONTEXTS[name] ?? ''), context?.code ?? '']
       .filter((part) => part.trim() !== '')
       .join('\n');
     if (context?.file !== undefined && !/^[\w.-]+\.ts$/.test(context.file)) {
@@ -212,7 +211,10 @@ function linkPackages(snippets) {
 }
 
 function slug(file) {
-  return file.replace(/\.md$/, '').replace(/[^a-zA-Z0-9]+/g, '-').replace(/^-|-$/g, '');
+  return file
+    .replace(/\.md$/, '')
+    .replace(/[^a-zA-Z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 }
 
 function main() {
@@ -234,7 +236,9 @@ function main() {
     return !manifest.private && !existsSync(join(ROOT, 'packages', dir, 'dist'));
   });
   if (notBuilt.length > 0) {
-    console.error(`check-doc-snippets: build the packages first (pnpm build); no dist/ in ${notBuilt.map((d) => `packages/${d}`).join(', ')}`);
+    console.error(
+      `check-doc-snippets: build the packages first (pnpm build); no dist/ in ${notBuilt.map((d) => `packages/${d}`).join(', ')}`,
+    );
     process.exit(1);
   }
 
@@ -260,7 +264,8 @@ function main() {
     const folder = slug(snippet.file);
     const name = snippet.moduleName ?? `L${snippet.line}.ts`;
     const path = `${folder}/${name}`;
-    if (byModule.has(path)) problems.push(`${snippet.file}:${snippet.contextLine ?? snippet.line}: two snippets of this file are both named ${name}`);
+    if (byModule.has(path))
+      problems.push(`${snippet.file}:${snippet.contextLine ?? snippet.line}: two snippets of this file are both named ${name}`);
     const preludeLines = snippet.prelude ? snippet.prelude.split('\n').length : 0;
     const text = `${snippet.prelude ? `${snippet.prelude}\n` : ''}${snippet.code}\nexport {};\n`;
     mkdirSync(join(OUT, folder), { recursive: true });
@@ -279,11 +284,15 @@ function main() {
 
   let output = '';
   try {
-    execFileSync(process.execPath, [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(OUT, 'tsconfig.json'), '--pretty', 'false'], {
-      cwd: OUT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    execFileSync(
+      process.execPath,
+      [join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(OUT, 'tsconfig.json'), '--pretty', 'false'],
+      {
+        cwd: OUT,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
   } catch (error) {
     output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
     if (!output.trim()) throw error;

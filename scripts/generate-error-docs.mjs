@@ -82,7 +82,9 @@ export function renderErrorDocs(errorCodes, groups) {
     const rows = [];
     for (const code of group.codes) {
       if (!Object.prototype.hasOwnProperty.call(errorCodes, code)) {
-        throw new Error(`error-codes.ts lists ${code} under "${group.title}", but the built ERROR_CODES has no such code; rebuild @toolhost/contract.`);
+        throw new Error(
+          `error-codes.ts lists ${code} under "${group.title}", but the built ERROR_CODES has no such code; rebuild @toolhost/contract.`,
+        );
       }
       if (placed.has(code)) throw new Error(`${code} appears twice in error-codes.ts.`);
       placed.add(code);
@@ -92,7 +94,9 @@ export function renderErrorDocs(errorCodes, groups) {
   }
   const missing = Object.keys(errorCodes).filter((code) => !placed.has(code));
   if (missing.length > 0) {
-    throw new Error(`ERROR_CODES has codes under no "// --- Group ---" heading of error-codes.ts (rebuild @toolhost/contract?): ${missing.join(', ')}.`);
+    throw new Error(
+      `ERROR_CODES has codes under no "// --- Group ---" heading of error-codes.ts (rebuild @toolhost/contract?): ${missing.join(', ')}.`,
+    );
   }
   return `${INTRO}\n${sections.join('\n')}`;
 }

@@ -79,7 +79,13 @@ describe('runChat', () => {
     // The request with the prompt failed: the failure is reported and the failed turn forgotten.
     expect(requests[2]?.history.at(-1)).toBe('user: Write a calm poem called "Kit".');
     expect(terminal.printed).toContain('Scripted request failed: model unavailable');
-    expect(requests[3]?.history).toEqual(['user: Say hi.', 'model: calls tools', requests[1]?.history[2], 'model: The server said hi.', 'user: Again?']);
+    expect(requests[3]?.history).toEqual([
+      'user: Say hi.',
+      'model: calls tools',
+      requests[1]?.history[2],
+      'model: The server said hi.',
+      'user: Again?',
+    ]);
     expect(terminal.printed).toContain('Yes, again.');
   });
 

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { CONFORMANCE_CLIENT_METADATA_URL, oauthSettings } from './oauth-settings.js';
 
-const input = (scenario: string, context?: Record<string, unknown>) => ({ serverUrl: 'http://localhost:1/mcp', scenario, log: () => undefined, ...(context ? { context } : {}) });
+const input = (scenario: string, context?: Record<string, unknown>) => ({
+  serverUrl: 'http://localhost:1/mcp',
+  scenario,
+  log: () => undefined,
+  ...(context ? { context } : {}),
+});
 
 describe('oauthSettings', () => {
   it('uses the authorization code flow with the metadata document URL and pre-registered credentials by default', () => {
@@ -15,16 +20,35 @@ describe('oauthSettings', () => {
   });
 
   it('maps client-credentials scenarios to the client credentials grant with a secret or a private key', () => {
-    expect(oauthSettings(input('auth/client-credentials-basic', { client_id: 'c', client_secret: 's' }), 1)).toMatchObject({ grantType: 'client_credentials', clientSecret: 's' });
-    expect(oauthSettings(input('auth/client-credentials-jwt', { client_id: 'c', private_key_pem: 'PEM', signing_algorithm: 'ES256' }), 1)).toMatchObject({
-      grantType: 'client_credentials', clientId: 'c', privateKey: 'PEM', signingAlgorithm: 'ES256',
+    expect(oauthSettings(input('auth/client-credentials-basic', { client_id: 'c', client_secret: 's' }), 1)).toMatchObject({
+      grantType: 'client_credentials',
+      clientSecret: 's',
+    });
+    expect(
+      oauthSettings(input('auth/client-credentials-jwt', { client_id: 'c', private_key_pem: 'PEM', signing_algorithm: 'ES256' }), 1),
+    ).toMatchObject({
+      grantType: 'client_credentials',
+      clientId: 'c',
+      privateKey: 'PEM',
+      signingAlgorithm: 'ES256',
     });
   });
 
   it('maps an IdP ID token in the context to enterprise-managed authorization', () => {
-    const settings = oauthSettings(input('auth/cross-app-access-complete-flow', {
-      client_id: 'c', client_secret: 's', idp_client_id: 'ic', idp_id_token: 'idt', idp_issuer: 'http://idp', idp_token_endpoint: 'http://idp/token',
-    }), 1);
-    expect(settings).toMatchObject({ grantType: 'enterprise_managed', idp: { clientId: 'ic', idToken: 'idt', tokenUrl: 'http://idp/token', issuer: 'http://idp' } });
+    const settings = oauthSettings(
+      input('auth/cross-app-access-complete-flow', {
+        client_id: 'c',
+        client_secret: 's',
+        idp_client_id: 'ic',
+        idp_id_token: 'idt',
+        idp_issuer: 'http://idp',
+        idp_token_endpoint: 'http://idp/token',
+      }),
+      1,
+    );
+    expect(settings).toMatchObject({
+      grantType: 'enterprise_managed',
+      idp: { clientId: 'ic', idToken: 'idt', tokenUrl: 'http://idp/token', issuer: 'http://idp' },
+    });
   });
 });

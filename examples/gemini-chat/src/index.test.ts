@@ -17,8 +17,7 @@ const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
 const cleanEnv = (extra: Record<string, string>) => exampleEnv(extra, ['GEMINI_API_KEY', 'GOOGLE_API_KEY']);
-const startExample = (env: NodeJS.ProcessEnv, cwd: string) =>
-  start({ entry, packageName: '@toolhost-examples/gemini-chat', env, cwd });
+const startExample = (env: NodeJS.ProcessEnv, cwd: string) => start({ entry, packageName: '@toolhost-examples/gemini-chat', env, cwd });
 
 describe('examples/gemini-chat', () => {
   it('says it needs GEMINI_API_KEY and exits 0 without one', async () => {

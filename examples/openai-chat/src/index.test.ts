@@ -17,8 +17,7 @@ const entry = fileURLToPath(new URL('../dist/index.js', import.meta.url));
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
 const cleanEnv = (extra: Record<string, string>) => exampleEnv(extra, ['OPENAI_API_KEY', 'OPENAI_BASE_URL']);
-const startExample = (env: NodeJS.ProcessEnv, cwd: string) =>
-  start({ entry, packageName: '@toolhost-examples/openai-chat', env, cwd });
+const startExample = (env: NodeJS.ProcessEnv, cwd: string) => start({ entry, packageName: '@toolhost-examples/openai-chat', env, cwd });
 
 describe('examples/openai-chat', () => {
   it('says it needs OPENAI_API_KEY and exits 0 without one', async () => {
@@ -40,7 +39,13 @@ describe('examples/openai-chat', () => {
         bodies.push(body);
         const last = body.input.at(-1);
         const message = (text: string) => [
-          { type: 'message', id: `msg_${bodies.length}`, role: 'assistant', status: 'completed', content: [{ type: 'output_text', text, annotations: [] }] },
+          {
+            type: 'message',
+            id: `msg_${bodies.length}`,
+            role: 'assistant',
+            status: 'completed',
+            content: [{ type: 'output_text', text, annotations: [] }],
+          },
         ];
         const output =
           last?.['type'] === 'function_call_output'

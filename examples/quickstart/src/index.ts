@@ -77,7 +77,9 @@ async function main(): Promise<void> {
     const tools = host.servers.listTools();
     console.log(`  ${tools.length} tools from ${new Set(tools.map((tool) => tool.serverName)).size} servers.`);
     console.log(`  "echo" exists on both servers: the first in the settings keeps the bare name,`);
-    console.log(`  the other is registered as "${tools.find((tool) => tool.serverName === 'everything' && tool.originalName === 'echo')?.name}".`);
+    console.log(
+      `  the other is registered as "${tools.find((tool) => tool.serverName === 'everything' && tool.originalName === 'echo')?.name}".`,
+    );
 
     heading('2. Status (/mcp)');
     console.log(host.servers.formatStatus());

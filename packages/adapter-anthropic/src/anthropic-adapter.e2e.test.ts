@@ -81,9 +81,7 @@ describe('Anthropic adapter end to end', () => {
     const outcome = await host.callTool({ toolCallId: 'toolu_2', name: 'fail', arguments: { reason: 'disk full' } });
     expect(outcome.call.id).toBe('toolu_2');
     const message = createAnthropicAdapter().toToolResults([outcome]);
-    expect(message.content).toEqual([
-      expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_2', is_error: true }),
-    ]);
+    expect(message.content).toEqual([expect.objectContaining({ type: 'tool_result', tool_use_id: 'toolu_2', is_error: true })]);
     expect(JSON.stringify(message.content)).toContain('disk full');
   });
 });

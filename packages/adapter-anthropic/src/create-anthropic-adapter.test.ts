@@ -112,8 +112,14 @@ describe('createAnthropicAdapter is stateless', () => {
 
   it('serves two hosts with different tools from one instance, whatever the order of calls', () => {
     const adapter = createAnthropicAdapter();
-    const hostA: HostToolDefinition[] = [searchTool, { ...searchTool, name: 'a_only', inputSchema: { type: 'object', properties: { x: { type: 'number' } } } }];
-    const hostB: HostToolDefinition[] = [{ ...searchTool, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } }, { ...searchTool, name: 'b-only' }];
+    const hostA: HostToolDefinition[] = [
+      searchTool,
+      { ...searchTool, name: 'a_only', inputSchema: { type: 'object', properties: { x: { type: 'number' } } } },
+    ];
+    const hostB: HostToolDefinition[] = [
+      { ...searchTool, inputSchema: { type: 'object', properties: { q: { type: 'string' } } } },
+      { ...searchTool, name: 'b-only' },
+    ];
     const contextA: ToolCallContext = { tools: new Map(hostA.map((t) => [t.name, t])) };
     const contextB: ToolCallContext = { tools: new Map(hostB.map((t) => [t.name, t])) };
 
@@ -126,7 +132,10 @@ describe('createAnthropicAdapter is stateless', () => {
 
     // Host A reads its calls after host B declared: names come back exactly as the model sent them.
     const callsA = adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_a', name: 'a_only', input: { x: 1 } }]), contextA);
-    const callsB = adapter.getToolCalls(messageWith([{ type: 'tool_use', id: 'toolu_b', name: 'b-only', input: { query: 'q' } }]), contextB);
+    const callsB = adapter.getToolCalls(
+      messageWith([{ type: 'tool_use', id: 'toolu_b', name: 'b-only', input: { query: 'q' } }]),
+      contextB,
+    );
     expect(callsA).toEqual([{ id: 'toolu_a', name: 'a_only', arguments: { x: 1 } }]);
     expect(callsB).toEqual([{ id: 'toolu_b', name: 'b-only', arguments: { query: 'q' } }]);
     const resultsB = adapter.toToolResults([{ call: callsB[0]!, parts: [{ type: 'text', text: 'B' }], isError: false }]);

@@ -47,7 +47,13 @@ describe('createAnthropicAdapter({ sampling }).createMessage', () => {
         maxTokens: 30,
         stopSequences: ['END'],
         messages: [
-          { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'inlineData', mimeType: 'image/png', data: 'iVBO' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Look:' },
+              { type: 'inlineData', mimeType: 'image/png', data: 'iVBO' },
+            ],
+          },
         ],
       },
       {},
@@ -71,9 +77,20 @@ describe('createAnthropicAdapter({ sampling }).createMessage', () => {
   });
 
   it('fails with EMPTY_SAMPLING_RESPONSE when no text comes back', async () => {
-    reply = { id: 'msg_2', type: 'message', role: 'assistant', model: 'm', stop_reason: 'refusal', stop_sequence: null, content: [], usage: { input_tokens: 1, output_tokens: 0 } };
+    reply = {
+      id: 'msg_2',
+      type: 'message',
+      role: 'assistant',
+      model: 'm',
+      stop_reason: 'refusal',
+      stop_sequence: null,
+      content: [],
+      usage: { input_tokens: 1, output_tokens: 0 },
+    };
     const adapter = createAnthropicAdapter({ sampling: { client, model: 'claude-test' } });
-    const error = await adapter.createMessage?.({ maxTokens: 5, messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }, {}).catch((e: unknown) => e);
+    const error = await adapter
+      .createMessage?.({ maxTokens: 5, messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }, {})
+      .catch((e: unknown) => e);
     expect(AdapterError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', provider: 'anthropic', finishReason: 'refusal' });
   });

@@ -38,7 +38,13 @@ describe('createGeminiAdapter({ sampling }).createMessage', () => {
         temperature: 0.2,
         stopSequences: ['END'],
         messages: [
-          { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'inlineData', mimeType: 'image/png', data: 'iVBO' }] },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'Look:' },
+              { type: 'inlineData', mimeType: 'image/png', data: 'iVBO' },
+            ],
+          },
           { role: 'assistant', content: { type: 'text', text: 'Nice.' } },
           { role: 'user', content: { type: 'text', text: 'Write a haiku.' } },
         ],
@@ -62,7 +68,9 @@ describe('createGeminiAdapter({ sampling }).createMessage', () => {
   it('fails with EMPTY_SAMPLING_RESPONSE when the model sends no text', async () => {
     reply = { candidates: [{ content: { role: 'model', parts: [] }, finishReason: 'SAFETY' }] };
     const adapter = createGeminiAdapter({ sampling: { client, model: 'gemini-test' } });
-    const error = await adapter.createMessage?.({ maxTokens: 5, messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }, {}).catch((e: unknown) => e);
+    const error = await adapter
+      .createMessage?.({ maxTokens: 5, messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }] }, {})
+      .catch((e: unknown) => e);
     expect(AdapterError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'EMPTY_SAMPLING_RESPONSE', provider: 'gemini', finishReason: 'SAFETY' });
   });

@@ -14,9 +14,7 @@ const api = setupServer(
   http.post(/generativelanguage\.googleapis\.com\/v1beta\/models\/gemini-test:generateContent$/, async ({ request }) => {
     bodies.push((await request.json()) as Record<string, unknown>);
     const parts =
-      bodies.length === 1
-        ? [{ functionCall: { id: 'call-1', name: 'mixed-content', args: {} } }]
-        : [{ text: 'I see a one-pixel image.' }];
+      bodies.length === 1 ? [{ functionCall: { id: 'call-1', name: 'mixed-content', args: {} } }] : [{ text: 'I see a one-pixel image.' }];
     return HttpResponse.json({ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP' }] });
   }),
 );

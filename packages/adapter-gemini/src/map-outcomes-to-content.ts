@@ -27,16 +27,11 @@ export interface MapOutcomesToContentOptions {
  * part carrying all of its text (`response.output`, or `response.error` with `isError: true`),
  * followed by its `inlineData` parts. The call `id` is echoed when the model sent one.
  */
-export function mapOutcomesToContent(
-  outcomes: readonly ToolCallOutcome[],
-  options: MapOutcomesToContentOptions = {},
-): Content {
+export function mapOutcomesToContent(outcomes: readonly ToolCallOutcome[], options: MapOutcomesToContentOptions = {}): Content {
   const mediaPlacement = options.mediaPlacement ?? 'parts';
   const parts: Part[] = [];
   for (const outcome of outcomes) {
-    const text = outcome.parts
-      .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-      .join('\n');
+    const text = outcome.parts.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n');
     const media = outcome.parts.flatMap((part) =>
       part.type === 'inlineData' ? [{ inlineData: { mimeType: part.mimeType, data: part.data } }] : [],
     );

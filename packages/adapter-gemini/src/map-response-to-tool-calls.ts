@@ -9,8 +9,7 @@ import { AdapterError, type ModelToolCall } from '@toolhost/contract';
  * @throws AdapterError `INVALID_TOOL_CALL` for a `functionCall` part without a name.
  */
 export function mapResponseToToolCalls(response: GenerateContentResponse | Content): ModelToolCall[] {
-  const parts: Part[] =
-    'candidates' in response ? (response.candidates?.[0]?.content?.parts ?? []) : ((response as Content).parts ?? []);
+  const parts: Part[] = 'candidates' in response ? (response.candidates?.[0]?.content?.parts ?? []) : ((response as Content).parts ?? []);
   const calls: ModelToolCall[] = [];
   for (const part of parts) {
     const functionCall = part.functionCall;

@@ -44,8 +44,7 @@ function isEmptyObjectSchema(schema: JsonSchemaObject): boolean {
   const type = typeof schema['type'] === 'string' ? schema['type'].toLowerCase() : undefined;
   if (type !== undefined && type !== 'object') return false;
   const properties = schema['properties'];
-  const hasProperties =
-    typeof properties === 'object' && properties !== null && Object.keys(properties).length > 0;
+  const hasProperties = typeof properties === 'object' && properties !== null && Object.keys(properties).length > 0;
   const hasComposition = ['anyOf', 'oneOf', 'allOf', '$ref'].some((key) => key in schema);
   return !hasProperties && !hasComposition;
 }

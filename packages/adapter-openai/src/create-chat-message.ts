@@ -47,6 +47,7 @@ export async function createChatMessage(
       finishReason: choice?.finish_reason,
     });
   }
-  const stopReason = choice?.finish_reason === 'stop' ? 'endTurn' : choice?.finish_reason === 'length' ? 'maxTokens' : choice?.finish_reason;
+  const stopReason =
+    choice?.finish_reason === 'stop' ? 'endTurn' : choice?.finish_reason === 'length' ? 'maxTokens' : choice?.finish_reason;
   return { model: completion.model || model, text, ...(stopReason ? { stopReason } : {}) };
 }

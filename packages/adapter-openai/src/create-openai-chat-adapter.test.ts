@@ -155,13 +155,24 @@ describe('createOpenAIChatAdapter', () => {
     expect(message).toEqual({ role: 'tool', tool_call_id: 'call_5', content: 'ok' });
   });
 
-  it('serves two hosts from one instance: each call is read with its own host\'s schema, in any order', () => {
+  it("serves two hosts from one instance: each call is read with its own host's schema, in any order", () => {
     const adapter = createOpenAIChatAdapter();
     // Same name, different schemas: host A's `limit` is optional, host B's is required.
     const hostA = [searchTool];
     const hostB: HostToolDefinition[] = [
-      { ...searchTool, inputSchema: { type: 'object', properties: { query: { type: 'string' }, limit: { type: 'integer' } }, required: ['query', 'limit'] } },
-      { ...searchTool, name: 'fetch', inputSchema: { type: 'object', properties: { url: { type: 'string' }, depth: { type: 'integer' } }, required: ['url'] } },
+      {
+        ...searchTool,
+        inputSchema: {
+          type: 'object',
+          properties: { query: { type: 'string' }, limit: { type: 'integer' } },
+          required: ['query', 'limit'],
+        },
+      },
+      {
+        ...searchTool,
+        name: 'fetch',
+        inputSchema: { type: 'object', properties: { url: { type: 'string' }, depth: { type: 'integer' } }, required: ['url'] },
+      },
     ];
     const completion = completionWith([
       { id: 'call_1', type: 'function', function: { name: 'search', arguments: '{"query":"q","limit":null}' } },

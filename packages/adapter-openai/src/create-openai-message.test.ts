@@ -35,7 +35,13 @@ const request: SamplingRequest = {
   temperature: 0.1,
   stopSequences: ['END'],
   messages: [
-    { role: 'user', content: [{ type: 'text', text: 'Look:' }, { type: 'inlineData', mimeType: 'image/png', data: 'iVBO' }] },
+    {
+      role: 'user',
+      content: [
+        { type: 'text', text: 'Look:' },
+        { type: 'inlineData', mimeType: 'image/png', data: 'iVBO' },
+      ],
+    },
     { role: 'assistant', content: { type: 'text', text: 'Nice.' } },
   ],
 };
@@ -81,7 +87,15 @@ describe('OpenAI adapters answer sampling requests', () => {
       object: 'response',
       model: 'gpt-test-0',
       status: 'completed',
-      output: [{ type: 'message', id: 'm1', role: 'assistant', status: 'completed', content: [{ type: 'output_text', text: 'Done.', annotations: [] }] }],
+      output: [
+        {
+          type: 'message',
+          id: 'm1',
+          role: 'assistant',
+          status: 'completed',
+          content: [{ type: 'output_text', text: 'Done.', annotations: [] }],
+        },
+      ],
     };
     const adapter = createOpenAIResponsesAdapter({ sampling: { client, model: 'gpt-test' } });
     await expect(adapter.createMessage?.(request, {})).resolves.toEqual({ model: 'gpt-test-0', text: 'Done.', stopReason: 'endTurn' });
@@ -90,14 +104,26 @@ describe('OpenAI adapters answer sampling requests', () => {
       instructions: 'Be brief.',
       max_output_tokens: 40,
       input: [
-        { role: 'user', content: [{ type: 'input_text', text: 'Look:' }, { type: 'input_image', image_url: 'data:image/png;base64,iVBO' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'input_text', text: 'Look:' },
+            { type: 'input_image', image_url: 'data:image/png;base64,iVBO' },
+          ],
+        },
         { role: 'assistant', content: 'Nice.' },
       ],
     });
   });
 
   it('fails with EMPTY_SAMPLING_RESPONSE when no text comes back', async () => {
-    chatReply = { id: 'c2', object: 'chat.completion', created: 0, model: 'm', choices: [{ index: 0, finish_reason: 'content_filter', message: { role: 'assistant', content: null } }] };
+    chatReply = {
+      id: 'c2',
+      object: 'chat.completion',
+      created: 0,
+      model: 'm',
+      choices: [{ index: 0, finish_reason: 'content_filter', message: { role: 'assistant', content: null } }],
+    };
     const adapter = createOpenAIChatAdapter({ sampling: { client, model: 'gpt-test' } });
     const error = await adapter.createMessage?.(request, {}).catch((e: unknown) => e);
     expect(AdapterError.isInstance(error)).toBe(true);

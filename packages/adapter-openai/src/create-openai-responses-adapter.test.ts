@@ -68,15 +68,20 @@ describe('createOpenAIResponsesAdapter', () => {
     ]);
   });
 
-  it('serves two hosts from one instance: each call is read with its own host\'s schema', () => {
+  it("serves two hosts from one instance: each call is read with its own host's schema", () => {
     const adapter = createOpenAIResponsesAdapter();
     const other: HostToolDefinition = { ...searchTool, inputSchema: { ...searchTool.inputSchema, required: ['query', 'limit'] } };
     const output = [{ type: 'function_call', id: 'fc_1', call_id: 'call_1', name: 'search', arguments: '{"query":"x","limit":null}' }];
     adapter.toTools([searchTool]);
     adapter.toTools([other]);
     expect(adapter.getToolCalls(output as never, { tools: new Map([['search', searchTool]]) })[0]?.arguments).toEqual({ query: 'x' });
-    expect(adapter.getToolCalls(output as never, { tools: new Map([['search', other]]) })[0]?.arguments).toEqual({ query: 'x', limit: null });
-    const [item] = adapter.toToolResults([{ call: { id: 'call_1', name: 'search', arguments: {} }, parts: [{ type: 'text', text: 'ok' }], isError: false }]);
+    expect(adapter.getToolCalls(output as never, { tools: new Map([['search', other]]) })[0]?.arguments).toEqual({
+      query: 'x',
+      limit: null,
+    });
+    const [item] = adapter.toToolResults([
+      { call: { id: 'call_1', name: 'search', arguments: {} }, parts: [{ type: 'text', text: 'ok' }], isError: false },
+    ]);
     expect(item).toEqual({ type: 'function_call_output', call_id: 'call_1', output: 'ok' });
   });
 });

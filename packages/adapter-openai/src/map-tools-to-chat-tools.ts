@@ -6,10 +6,7 @@ import { buildFunctionParameters, type OpenAIToolOptions } from './build-functio
  * Turn host tools into Chat Completions `tools` entries (`{ type: 'function', function }`).
  * Names are declared as given: they must already satisfy `OPENAI_TOOL_NAME_POLICY`.
  */
-export function mapToolsToChatTools(
-  tools: readonly HostToolDefinition[],
-  options: OpenAIToolOptions,
-): ChatCompletionFunctionTool[] {
+export function mapToolsToChatTools(tools: readonly HostToolDefinition[], options: OpenAIToolOptions): ChatCompletionFunctionTool[] {
   return tools.map((tool) => {
     const { parameters, strict } = buildFunctionParameters(tool, options.strict);
     return {

@@ -6,10 +6,7 @@ import { buildFunctionParameters, type OpenAIToolOptions } from './build-functio
  * Turn host tools into Responses API `tools` entries (`{ type: 'function', name, parameters, strict }`).
  * Names are declared as given: they must already satisfy `OPENAI_TOOL_NAME_POLICY`.
  */
-export function mapToolsToResponseTools(
-  tools: readonly HostToolDefinition[],
-  options: OpenAIToolOptions,
-): FunctionTool[] {
+export function mapToolsToResponseTools(tools: readonly HostToolDefinition[], options: OpenAIToolOptions): FunctionTool[] {
   return tools.map((tool) => {
     const { parameters, strict } = buildFunctionParameters(tool, options.strict);
     return {

@@ -78,7 +78,9 @@ describe('OpenAI adapters end to end', () => {
         expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'mixed-content', strict: true }) }),
       );
 
-      const fail = (chatBodies[0]?.['tools'] as { function: { name: string; parameters: unknown } }[]).find((t) => t.function.name === 'fail');
+      const fail = (chatBodies[0]?.['tools'] as { function: { name: string; parameters: unknown } }[]).find(
+        (t) => t.function.name === 'fail',
+      );
       // The optional `reason` becomes required-and-nullable in strict mode.
       expect(fail?.function.parameters).toMatchObject({
         additionalProperties: false,

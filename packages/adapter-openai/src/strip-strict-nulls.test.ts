@@ -55,7 +55,10 @@ describe('stripStrictNulls', () => {
       $defs: { paging: { type: 'object', properties: { limit: { type: 'integer' } } } },
     };
     expect(stripStrictNulls({ query: 'mcp', limit: null }, composed)).toEqual({ query: 'mcp' });
-    const union = { type: 'object', properties: { target: { anyOf: [{ type: 'object', properties: { path: { type: 'string' } } }, { type: 'string' }] } } };
+    const union = {
+      type: 'object',
+      properties: { target: { anyOf: [{ type: 'object', properties: { path: { type: 'string' } } }, { type: 'string' }] } },
+    };
     expect(stripStrictNulls({ target: { path: null } }, union)).toEqual({ target: {} });
   });
 });

@@ -30,12 +30,23 @@ const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const SERVERS = [
   { server: 'everything', package: '@modelcontextprotocol/server-everything', version: '2026.8.31', args: () => ['stdio'] },
   { server: 'filesystem', package: '@modelcontextprotocol/server-filesystem', version: '2026.8.31', args: (dir) => [dir] },
-  { server: 'memory', package: '@modelcontextprotocol/server-memory', version: '2026.8.31', env: (dir) => ({ MEMORY_FILE_PATH: join(dir, 'memory.jsonl') }) },
+  {
+    server: 'memory',
+    package: '@modelcontextprotocol/server-memory',
+    version: '2026.8.31',
+    env: (dir) => ({ MEMORY_FILE_PATH: join(dir, 'memory.jsonl') }),
+  },
   { server: 'sequential-thinking', package: '@modelcontextprotocol/server-sequential-thinking', version: '2026.8.31' },
   { server: 'github', package: '@modelcontextprotocol/server-github', version: '2025.4.8' },
   { server: 'puppeteer', package: '@modelcontextprotocol/server-puppeteer', version: '2025.5.12' },
   { server: 'playwright', package: '@playwright/mcp', version: '0.0.83', args: (dir) => ['--headless', '--isolated', '--output-dir', dir] },
-  { server: 'chrome-devtools', package: 'chrome-devtools-mcp', version: '1.11.0', bin: 'chrome-devtools-mcp', args: () => ['--headless', '--isolated', '--no-usage-statistics'] },
+  {
+    server: 'chrome-devtools',
+    package: 'chrome-devtools-mcp',
+    version: '1.11.0',
+    bin: 'chrome-devtools-mcp',
+    args: () => ['--headless', '--isolated', '--no-usage-statistics'],
+  },
   { server: 'context7', package: '@upstash/context7-mcp', version: '4.1.1' },
   { server: 'notion', package: '@notionhq/notion-mcp-server', version: '2.5.2' },
   { server: 'mongodb', package: 'mongodb-mcp-server', version: '3.0.4' },
@@ -146,7 +157,15 @@ export function schemaKeywordUse(schema) {
 }
 
 function summarise(corpus) {
-  const counts = { tools: corpus.tools.length, servers: corpus.servers.length, withRef: 0, withDefs: 0, withDefinitions: 0, withAny: 0, refs: 0 };
+  const counts = {
+    tools: corpus.tools.length,
+    servers: corpus.servers.length,
+    withRef: 0,
+    withDefs: 0,
+    withDefinitions: 0,
+    withAny: 0,
+    refs: 0,
+  };
   for (const tool of corpus.tools) {
     const use = schemaKeywordUse(tool.inputSchema);
     if (use.$ref > 0) counts.withRef += 1;
@@ -169,7 +188,11 @@ async function main() {
   const installDir = values['modules-dir'] === undefined ? mkdtempSync(join(tmpdir(), 'schema-corpus-install-')) : undefined;
   const modulesDir = installDir === undefined ? resolve(values['modules-dir']) : installServers(installDir);
   const prefix = noNetworkPrefix();
-  console.error(prefix.length > 0 ? `servers run without network (${prefix.join(' ')})` : 'WARNING: unshare not available, servers run with the network');
+  console.error(
+    prefix.length > 0
+      ? `servers run without network (${prefix.join(' ')})`
+      : 'WARNING: unshare not available, servers run with the network',
+  );
   const servers = [];
   const tools = [];
   const skipped = [...SKIPPED_ON_PURPOSE];
@@ -178,7 +201,14 @@ async function main() {
     try {
       const listed = await listTools(entry, modulesDir, prefix);
       servers.push({ server: entry.server, package: entry.package, version: listed.version, tools: listed.tools.length });
-      for (const tool of listed.tools) tools.push({ server: entry.server, package: entry.package, version: listed.version, name: tool.name, inputSchema: tool.inputSchema });
+      for (const tool of listed.tools)
+        tools.push({
+          server: entry.server,
+          package: entry.package,
+          version: listed.version,
+          name: tool.name,
+          inputSchema: tool.inputSchema,
+        });
       console.error(`${listed.tools.length} tools`);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);

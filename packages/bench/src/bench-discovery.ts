@@ -176,15 +176,13 @@ export async function benchDiscovery(options: BenchDiscoveryOptions = {}): Promi
       await discoverWithToolhost(warmupNames, bin);
       await discoverWithSdk(warmupNames, bin);
     }
-    const repetitions = await runRepetitions(
-      { repetitions: options.repetitions ?? 5, timeBudgetMs: options.timeBudgetMs ?? 100_000 },
-      () =>
-        compareInterleaved({
-          subject: () => discoverWithToolhost(names, bin),
-          baseline: () => discoverWithSdk(names, bin),
-          warmup: 0,
-          iterations: options.rounds ?? 2,
-        }),
+    const repetitions = await runRepetitions({ repetitions: options.repetitions ?? 5, timeBudgetMs: options.timeBudgetMs ?? 100_000 }, () =>
+      compareInterleaved({
+        subject: () => discoverWithToolhost(names, bin),
+        baseline: () => discoverWithSdk(names, bin),
+        warmup: 0,
+        iterations: options.rounds ?? 2,
+      }),
     );
     const notes = [environmentNote()];
     if (ca !== undefined) notes.push(caNote(ca, await measureCaChildStartup(ca)));

@@ -123,7 +123,12 @@ describe('compareInterleaved', () => {
     const rounds = order.join('').match(/.../g) ?? [];
     expect(new Set(rounds).size).toBe(6);
     for (const position of [0, 1, 2]) {
-      expect(rounds.map((round) => round[position]).sort().join('')).toBe('bbccss');
+      expect(
+        rounds
+          .map((round) => round[position])
+          .sort()
+          .join(''),
+      ).toBe('bbccss');
     }
     expect(samples.control).toHaveLength(6);
     expect(samples.cpu.control).toHaveLength(6);
@@ -214,7 +219,10 @@ describe('repetitions', () => {
   });
 
   it('judges median ratios against the goal, and the report shows PASS/FAIL in the one table', () => {
-    expect(judge({ wallRatio: 1.05, cpuRatio: 1.1 }, 1.03, 1.12)).toEqual({ pass: false, detail: 'wall 1.03x <= 1.05x, cpu 1.12x > 1.10x' });
+    expect(judge({ wallRatio: 1.05, cpuRatio: 1.1 }, 1.03, 1.12)).toEqual({
+      pass: false,
+      detail: 'wall 1.03x <= 1.05x, cpu 1.12x > 1.10x',
+    });
     expect(judge({ wallRatio: 1.05, cpuRatio: 1.1 }, 1.05, 1.1).pass).toBe(true);
     const result = toBenchResult({
       id: 'callTool(stdio echo)',

@@ -118,10 +118,7 @@ export function roundOrder(sides: number, round: number): number[] {
  */
 export async function compareInterleaved(options: CompareInterleavedOptions): Promise<InterleavedSamples> {
   const batch = options.batch ?? 1;
-  const batches =
-    typeof batch === 'number'
-      ? [batch, batch, batch]
-      : [batch.subject, batch.baseline, batch.control ?? batch.baseline];
+  const batches = typeof batch === 'number' ? [batch, batch, batch] : [batch.subject, batch.baseline, batch.control ?? batch.baseline];
   if (!(options.iterations >= 1) || !batches.every((size) => size >= 1)) {
     throw new RangeError('iterations and batch sizes must be at least 1');
   }

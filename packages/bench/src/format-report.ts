@@ -23,7 +23,16 @@ export function formatSpread(spread: Spread): string {
   return `${formatRatio(spread.median)} (${bound(spread.min)}-${bound(spread.max)})`;
 }
 
-const HEADER = ['benchmark', 'reps', 'wall ratio (min-max)', 'cpu ratio (min-max)', 'control wall / cpu', 'subject wall, cpu', 'baseline wall, cpu', 'verdict'];
+const HEADER = [
+  'benchmark',
+  'reps',
+  'wall ratio (min-max)',
+  'cpu ratio (min-max)',
+  'control wall / cpu',
+  'subject wall, cpu',
+  'baseline wall, cpu',
+  'verdict',
+];
 
 function perRun(side: { stats: { median: number }; cpuUs: number }): string {
   return `${formatDuration(side.stats.median)}, ${formatDuration(side.cpuUs / 1000)}`;
@@ -75,7 +84,10 @@ export function formatReport(report: BenchReport): string {
       `${environment.loadAverageAtEnd ? ` (at end ${load(environment.loadAverageAtEnd)})` : ''}, ${formatDuration(report.durationMs)} total`,
     '',
     pad(HEADER, widths),
-    pad(widths.map((width) => '-'.repeat(width)), widths),
+    pad(
+      widths.map((width) => '-'.repeat(width)),
+      widths,
+    ),
     ...rows.map((row) => pad(row, widths)),
     '',
     'ratios: subject/baseline (toolhost/sdk, sanitize/clone, map/decode), median over repetitions (range); above 1 the subject is slower.',

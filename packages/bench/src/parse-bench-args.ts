@@ -43,12 +43,19 @@ export function parseBenchArgs(argv: readonly string[]): BenchArgs {
     strict: true,
     allowPositionals: false,
   });
-  const only = values.only === undefined ? [...BENCHMARK_NAMES] : values.only.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const only =
+    values.only === undefined
+      ? [...BENCHMARK_NAMES]
+      : values.only
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '');
   const unknown = only.filter((name) => !isBenchmarkName(name));
   if (unknown.length > 0) throw new TypeError(`unknown benchmark ${unknown.join(', ')}; choose from ${BENCHMARK_NAMES.join(', ')}`);
   const scale = Number(values.scale);
   if (!(scale > 0) || !Number.isFinite(scale)) throw new TypeError(`--scale must be a positive number, not '${values.scale}'`);
   const repetitions = Number(values.reps);
-  if (!Number.isInteger(repetitions) || repetitions < 1) throw new TypeError(`--reps must be a positive whole number, not '${values.reps}'`);
+  if (!Number.isInteger(repetitions) || repetitions < 1)
+    throw new TypeError(`--reps must be a positive whole number, not '${values.reps}'`);
   return { json: values.json === true, only: only.filter(isBenchmarkName), scale, repetitions, help: values.help === true };
 }

@@ -64,7 +64,10 @@ function mean(values: readonly number[]): number {
   return values.reduce((total, value) => total + value, 0) / values.length;
 }
 
-function side(repetitions: readonly InterleavedSamples[], pick: (samples: InterleavedSamples) => { wall: number[]; cpu: number[] }): SideSummary {
+function side(
+  repetitions: readonly InterleavedSamples[],
+  pick: (samples: InterleavedSamples) => { wall: number[]; cpu: number[] },
+): SideSummary {
   const picked = repetitions.map(pick);
   return {
     stats: summarize(picked.flatMap((samples) => samples.wall)),

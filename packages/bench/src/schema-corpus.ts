@@ -46,7 +46,8 @@ export function schemaKeywordUse(schema: unknown): { $ref: number; $defs: number
     if (typeof node !== 'object' || node === null) continue;
     for (const [key, value] of Object.entries(node)) {
       if (!inPropertyMap && (key === '$ref' || key === '$defs' || key === 'definitions')) found[key] += 1;
-      const holdsNames = !inPropertyMap && (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions');
+      const holdsNames =
+        !inPropertyMap && (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions');
       stack.push({ node: value, inPropertyMap: holdsNames });
     }
   }
@@ -63,7 +64,15 @@ export function describeCorpus(corpus: SchemaCorpus): {
   withDefinitions: number;
   withAny: number;
 } {
-  const counts = { tools: corpus.tools.length, servers: corpus.servers.length, withRef: 0, refs: 0, withDefs: 0, withDefinitions: 0, withAny: 0 };
+  const counts = {
+    tools: corpus.tools.length,
+    servers: corpus.servers.length,
+    withRef: 0,
+    refs: 0,
+    withDefs: 0,
+    withDefinitions: 0,
+    withAny: 0,
+  };
   for (const tool of corpus.tools) {
     const use = schemaKeywordUse(tool.inputSchema);
     if (use.$ref > 0) counts.withRef += 1;

@@ -1,6 +1,12 @@
 import type { LoadedServer, LoadedSettings } from '@toolhost/config';
 import { getAuthStatus, type AuthStatus, type TokenStore } from '@toolhost/oauth';
-import { collectServerStatuses, formatServerLine, shortenReason, type ServerConnectionCheck, type ServerStatusRow } from './server-status.js';
+import {
+  collectServerStatuses,
+  formatServerLine,
+  shortenReason,
+  type ServerConnectionCheck,
+  type ServerStatusRow,
+} from './server-status.js';
 
 /** What `toolhost mcp auth` shows for a remote server: its live status and what is stored for it. */
 export interface AuthStatusRow extends ServerStatusRow {
@@ -17,7 +23,8 @@ const TOKEN_TEXT: Record<AuthStatus, string> = {
 
 /** True for a server the OAuth sign-in applies to: a remote (sse or http) server without a Google `authProviderType`. */
 export function usesOAuthSignIn(server: LoadedServer): boolean {
-  const google = server.config.authProviderType === 'google_credentials' || server.config.authProviderType === 'service_account_impersonation';
+  const google =
+    server.config.authProviderType === 'google_credentials' || server.config.authProviderType === 'service_account_impersonation';
   return server.transport.transport !== 'stdio' && !google;
 }
 
@@ -50,10 +57,14 @@ export function formatAuthRow(row: AuthStatusRow): string[] {
     return [formatServerLine(server, 'connected', row.token === 'none' ? 'no authentication needed' : `authenticated, ${token}`)];
   }
   if (row.status === 'disconnected' && row.needsAuthentication) {
-    return [formatServerLine(server, 'disconnected', `needs authentication, ${token}`), `    Run "toolhost mcp auth ${server.name}" to authenticate.`];
+    return [
+      formatServerLine(server, 'disconnected', `needs authentication, ${token}`),
+      `    Run "toolhost mcp auth ${server.name}" to authenticate.`,
+    ];
   }
   const line = formatServerLine(server, row.status, token);
   if (row.status === 'disconnected' && row.reason) return [line, `    Reason: ${shortenReason(row.reason)}`];
-  if (row.status === 'enabled' && row.token === 'expired') return [line, `    Run "toolhost mcp auth ${server.name}" to authenticate again.`];
+  if (row.status === 'enabled' && row.token === 'expired')
+    return [line, `    Run "toolhost mcp auth ${server.name}" to authenticate again.`];
   return [line];
 }

@@ -32,13 +32,22 @@ export interface AddCommandInput {
 export function buildServerEntry(input: AddCommandInput): McpServerConfig {
   const entry: McpServerConfig = {};
   if (input.transport === 'stdio') {
-    if (input.headers.length > 0) throw new CliError({ code: 'USAGE', message: '--header is only used by sse and http servers; pass --transport sse or --transport http.' });
+    if (input.headers.length > 0)
+      throw new CliError({
+        code: 'USAGE',
+        message: '--header is only used by sse and http servers; pass --transport sse or --transport http.',
+      });
     entry.command = input.commandOrUrl;
     if (input.args.length > 0) entry.args = [...input.args];
     if (input.env.length > 0) entry.env = Object.fromEntries(input.env.map(parseEnvAssignment));
   } else {
-    if (input.args.length > 0) throw new CliError({ code: 'USAGE', message: `Server arguments (${input.args.join(' ')}) are only used by stdio servers; a ${input.transport} server takes just a URL.` });
-    if (input.env.length > 0) throw new CliError({ code: 'USAGE', message: '--env is only used by stdio servers; send values to a remote server with --header.' });
+    if (input.args.length > 0)
+      throw new CliError({
+        code: 'USAGE',
+        message: `Server arguments (${input.args.join(' ')}) are only used by stdio servers; a ${input.transport} server takes just a URL.`,
+      });
+    if (input.env.length > 0)
+      throw new CliError({ code: 'USAGE', message: '--env is only used by stdio servers; send values to a remote server with --header.' });
     entry.url = input.commandOrUrl;
     entry.type = input.transport;
     if (input.headers.length > 0) entry.headers = Object.fromEntries(input.headers.map(parseHeader));
@@ -66,7 +75,8 @@ export function parseHeader(text: string): [string, string] {
   const index = text.indexOf(':');
   const name = index < 0 ? '' : text.slice(0, index).trim();
   const value = index < 0 ? '' : text.slice(index + 1).trim();
-  if (name === '' || value === '' || /\s/.test(name)) throw new CliError({ code: 'USAGE', message: `--header "${text}" must look like "Name: value".` });
+  if (name === '' || value === '' || /\s/.test(name))
+    throw new CliError({ code: 'USAGE', message: `--header "${text}" must look like "Name: value".` });
   return [name, value];
 }
 
@@ -79,5 +89,8 @@ function parseTimeout(text: string): number {
 }
 
 function splitList(values: readonly string[]): string[] {
-  return values.flatMap((value) => value.split(',')).map((item) => item.trim()).filter((item) => item !== '');
+  return values
+    .flatMap((value) => value.split(','))
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
 }

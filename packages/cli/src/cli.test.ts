@@ -85,11 +85,33 @@ describe('toolhost mcp add → list → remove', () => {
     await put(projectFile(), COMMENTED);
     const added = await run(['mcp', 'add', 'fs', 'npx', '-e', 'TOKEN=a=b', '--', '-y', '@scope/server', '--root', '.']);
     expect(added).toEqual({ code: 0, stdout: 'MCP server "fs" added to project settings. (stdio)\n', stderr: '' });
-    const remote = await run(['mcp', 'add', '-t', 'http', 'remote', 'https://example.test/mcp', '-H', 'Authorization: Bearer x:y', '--timeout', '5000', '--trust', '--description', 'Remote', '--include-tools', 'a, b', '--exclude-tools', 'c']);
+    const remote = await run([
+      'mcp',
+      'add',
+      '-t',
+      'http',
+      'remote',
+      'https://example.test/mcp',
+      '-H',
+      'Authorization: Bearer x:y',
+      '--timeout',
+      '5000',
+      '--trust',
+      '--description',
+      'Remote',
+      '--include-tools',
+      'a, b',
+      '--exclude-tools',
+      'c',
+    ]);
     expect(remote.stdout).toBe('MCP server "remote" added to project settings. (http)\n');
 
     const edited = await readFile(projectFile(), 'utf8');
-    expect(edited.startsWith(COMMENTED.slice(0, COMMENTED.indexOf('// "old"')).replace('"http://127.0.0.1:1/mcp" }', '"http://127.0.0.1:1/mcp" },'))).toBe(true);
+    expect(
+      edited.startsWith(
+        COMMENTED.slice(0, COMMENTED.indexOf('// "old"')).replace('"http://127.0.0.1:1/mcp" }', '"http://127.0.0.1:1/mcp" },'),
+      ),
+    ).toBe(true);
     expect(edited).toContain('  },\n\n  // Trailing settings.\n  "telemetry": false\n}\n');
     expect(edited).toContain('"args": ["-y", "@scope/server", "--root", "."]');
     expect(edited).toContain('"TOKEN": "a=b"');
@@ -99,15 +121,17 @@ describe('toolhost mcp add → list → remove', () => {
     const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.code).toBe(0);
     expect(list.stderr).toBe('');
-    expect(list.stdout).toBe([
-      'Configured MCP servers:',
-      '',
-      '• first: node server.js (stdio) - Enabled [project]',
-      '• second: http://127.0.0.1:1/mcp (http) - Enabled [project]',
-      '• fs: npx -y @scope/server --root . (stdio) - Enabled [project]',
-      '• remote: https://example.test/mcp (http) - Enabled [project]',
-      '',
-    ].join('\n'));
+    expect(list.stdout).toBe(
+      [
+        'Configured MCP servers:',
+        '',
+        '• first: node server.js (stdio) - Enabled [project]',
+        '• second: http://127.0.0.1:1/mcp (http) - Enabled [project]',
+        '• fs: npx -y @scope/server --root . (stdio) - Enabled [project]',
+        '• remote: https://example.test/mcp (http) - Enabled [project]',
+        '',
+      ].join('\n'),
+    );
 
     expect(await run(['mcp', 'remove', 'fs'])).toEqual({ code: 0, stdout: 'Server "fs" removed from project settings.\n', stderr: '' });
     expect((await run(['mcp', 'remove', 'remote', '-s', 'project'])).code).toBe(0);
@@ -117,7 +141,9 @@ describe('toolhost mcp add → list → remove', () => {
   it('round-trips the user scope and keeps the file mode', async () => {
     await put(userFile(), COMMENTED);
     const { mode } = await stat(userFile());
-    expect((await run(['mcp', 'add', '--scope', 'user', '--transport', 'sse', 'events', 'http://127.0.0.1:1/sse'])).stdout).toBe('MCP server "events" added to user settings. (sse)\n');
+    expect((await run(['mcp', 'add', '--scope', 'user', '--transport', 'sse', 'events', 'http://127.0.0.1:1/sse'])).stdout).toBe(
+      'MCP server "events" added to user settings. (sse)\n',
+    );
     expect((await stat(userFile())).mode).toBe(mode);
     expect((await run(['mcp', 'list', '--no-connect'])).stdout).toContain('• events: http://127.0.0.1:1/sse (sse) - Enabled [user]');
     expect((await run(['mcp', 'remove', '-s', 'user', 'events'])).code).toBe(0);
@@ -128,20 +154,35 @@ describe('toolhost mcp add → list → remove', () => {
   it('says so when it updates an existing server', async () => {
     await run(['mcp', 'add', 'a', 'old']);
     const again = await run(['mcp', 'add', '--type', 'sse', 'a', 'http://127.0.0.1:1/sse']);
-    expect(again.stdout).toBe('MCP server "a" is already configured within project settings.\nMCP server "a" updated in project settings.\n');
-    expect(JSON.parse(await readFile(projectFile(), 'utf8'))).toEqual({ mcpServers: { a: { url: 'http://127.0.0.1:1/sse', type: 'sse' } } });
+    expect(again.stdout).toBe(
+      'MCP server "a" is already configured within project settings.\nMCP server "a" updated in project settings.\n',
+    );
+    expect(JSON.parse(await readFile(projectFile(), 'utf8'))).toEqual({
+      mcpServers: { a: { url: 'http://127.0.0.1:1/sse', type: 'sse' } },
+    });
   });
 
   it('passes unknown options on to the server', async () => {
     await run(['mcp', 'add', 'py', 'python', 'server.py', '--port', '8080']);
-    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.py).toEqual({ command: 'python', args: ['server.py', '--port', '8080'] });
+    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.py).toEqual({
+      command: 'python',
+      args: ['server.py', '--port', '8080'],
+    });
     await run(['mcp', 'add', 'sep', 'cmd', '-e', 'A=1', '--', '--trust', '-e', '--', 'x']);
-    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.sep).toEqual({ command: 'cmd', args: ['--trust', '-e', '--', 'x'], env: { A: '1' } });
+    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.sep).toEqual({
+      command: 'cmd',
+      args: ['--trust', '-e', '--', 'x'],
+      env: { A: '1' },
+    });
   });
 
   it('takes the command after -- when no command comes before it', async () => {
     await run(['mcp', 'add', 'fs', '-e', 'A=1', '--', 'npx', '-y', '@scope/server', '--root', '.']);
-    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.fs).toEqual({ command: 'npx', args: ['-y', '@scope/server', '--root', '.'], env: { A: '1' } });
+    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.fs).toEqual({
+      command: 'npx',
+      args: ['-y', '@scope/server', '--root', '.'],
+      env: { A: '1' },
+    });
     await expectFailure(['mcp', 'add', 'nothing'], 'USAGE');
     await expectFailure(['mcp', 'add', 'nothing', '--'], 'USAGE');
   });
@@ -158,7 +199,10 @@ describe('toolhost mcp list', () => {
   });
 
   it('shows scope, blocked and disabled servers, merged across scopes', async () => {
-    await put(userFile(), '{"mcpServers": {"u": {"command": "u"}, "shared": {"command": "user"}, "Bad": {"command": "b"}}, "mcp": {"excluded": ["bad"]}}');
+    await put(
+      userFile(),
+      '{"mcpServers": {"u": {"command": "u"}, "shared": {"command": "user"}, "Bad": {"command": "b"}}, "mcp": {"excluded": ["bad"]}}',
+    );
     await put(projectFile(), '{"mcpServers": {"shared": {"url": "http://127.0.0.1:1/mcp"}, "p": {"command": "p"}}}');
     expect(await run(['mcp', 'disable', 'P'])).toEqual({ code: 0, stdout: 'MCP server "p" disabled.\n', stderr: '' });
     const list = await run(['mcp', 'list', '--no-connect']);
@@ -178,14 +222,21 @@ describe('toolhost mcp list', () => {
     expect(list.code).toBe(1);
     expect(list.stdout).toContain('• good: x (stdio) - Enabled [project]');
     expect(list.stdout).not.toContain('typo');
-    expect(list.stderr.trimEnd().split('\n').map((line) => line.slice(0, line.indexOf(':')))).toEqual(['Error [INVALID_TYPE]', 'Error [MISSING_TRANSPORT]']);
+    expect(
+      list.stderr
+        .trimEnd()
+        .split('\n')
+        .map((line) => line.slice(0, line.indexOf(':'))),
+    ).toEqual(['Error [INVALID_TYPE]', 'Error [MISSING_TRANSPORT]']);
     expect(list.stderr).toContain('mcpServers.typo.args');
   });
 
   it('reads the files of another program with --app-dir', async () => {
     await put(join(project, '.gemini', 'settings.json'), '{"mcpServers": {"g": {"command": "gemini-tool"}}}');
     await trustFolder({ homeDir: home, appDir: '.gemini', folder: project });
-    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('• g: gemini-tool (stdio) - Enabled [project]');
+    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain(
+      '• g: gemini-tool (stdio) - Enabled [project]',
+    );
   });
 
   it('shows commands as written, without expanding secrets', async () => {
@@ -275,13 +326,35 @@ describe('bad input fails with a code, exit code 1 and no change on disk', () =>
 
 describe('help', () => {
   it('is available on every command and exits 0', async () => {
-    for (const args of [['--help'], ['mcp', '--help'], ['mcp', 'add', '--help'], ['mcp', 'list', '--help'], ['mcp', 'remove', '--help'], ['mcp', 'enable', '--help'], ['mcp', 'disable', '--help'], ['mcp', 'auth', '--help'], ['trust', '--help'], ['untrust', '--help']]) {
+    for (const args of [
+      ['--help'],
+      ['mcp', '--help'],
+      ['mcp', 'add', '--help'],
+      ['mcp', 'list', '--help'],
+      ['mcp', 'remove', '--help'],
+      ['mcp', 'enable', '--help'],
+      ['mcp', 'disable', '--help'],
+      ['mcp', 'auth', '--help'],
+      ['trust', '--help'],
+      ['untrust', '--help'],
+    ]) {
       const result = await run(args);
       expect(result.code, args.join(' ')).toBe(0);
       expect(result.stdout).toMatch(/^Usage: toolhost/);
     }
     const add = await run(['mcp', 'add', '--help']);
-    for (const flag of ['--scope', '--transport', '--env', '--header', '--timeout', '--trust', '--description', '--include-tools', '--exclude-tools']) expect(add.stdout).toContain(flag);
+    for (const flag of [
+      '--scope',
+      '--transport',
+      '--env',
+      '--header',
+      '--timeout',
+      '--trust',
+      '--description',
+      '--include-tools',
+      '--exclude-tools',
+    ])
+      expect(add.stdout).toContain(flag);
     expect((await run(['mcp', 'list', '--help'])).stdout).toContain('--no-connect');
     const auth = await run(['mcp', 'auth', '--help']);
     for (const flag of ['[name]', '--no-browser', '--no-connect']) expect(auth.stdout).toContain(flag);

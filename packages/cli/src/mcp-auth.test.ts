@@ -17,7 +17,6 @@ const project = useTrustedProject('toolhost-cli-auth-');
 const tokenFile = () => join(project.place.home, '.toolhost', 'mcp-oauth-tokens.json');
 const followRedirects = { TOOLHOST_TEST_BROWSER: 'follow-redirects' };
 
-
 /** The authorization server and the protected MCP server; tokens are only issued for a correct PKCE verifier and resource. */
 async function startOAuthServers() {
   const issued = new Map<string, string>();
@@ -29,8 +28,13 @@ async function startOAuthServers() {
       case '/.well-known/oauth-authorization-server':
         return {
           body: {
-            issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, registration_endpoint: `${base}/register`,
-            code_challenge_methods_supported: ['S256'], response_types_supported: ['code'], grant_types_supported: ['authorization_code', 'refresh_token'],
+            issuer: base,
+            authorization_endpoint: `${base}/authorize`,
+            token_endpoint: `${base}/token`,
+            registration_endpoint: `${base}/register`,
+            code_challenge_methods_supported: ['S256'],
+            response_types_supported: ['code'],
+            grant_types_supported: ['authorization_code', 'refresh_token'],
           },
         };
       case '/register':
@@ -46,7 +50,9 @@ async function startOAuthServers() {
       case '/token': {
         const form = new URLSearchParams(request.body);
         const grant = codes.get(form.get('code') ?? '');
-        const verifier = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+        const verifier = createHash('sha256')
+          .update(form.get('code_verifier') ?? '')
+          .digest('base64url');
         if (!grant || grant.challenge !== verifier || form.get('resource') !== resource || grant.resource !== resource) {
           return { status: 400, body: { error: 'invalid_grant' } };
         }
@@ -66,14 +72,20 @@ async function startOAuthServers() {
     },
   });
   resource = mcp.resource;
-  project.cleanups.push(() => as.close(), () => mcp.close());
+  project.cleanups.push(
+    () => as.close(),
+    () => mcp.close(),
+  );
   return { as, mcp };
 }
 
 async function writeSettings(secureUrl: string, extra: Record<string, unknown> = {}): Promise<void> {
-  await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
-    mcpServers: { secure: { httpUrl: secureUrl, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, ...extra },
-  }));
+  await put(
+    join(project.place.cwd, '.toolhost', 'settings.json'),
+    JSON.stringify({
+      mcpServers: { secure: { httpUrl: secureUrl, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, ...extra },
+    }),
+  );
 }
 
 describe('toolhost mcp auth', () => {
@@ -84,7 +96,9 @@ describe('toolhost mcp auth', () => {
     await writeSettings(mcp.url, { open: { httpUrl: open.url }, local: { command: process.execPath, args: [fixtureBinPath('basic')] } });
 
     const before = await runToolhost(['mcp', 'list'], project.place);
-    expect(before.stdout).toContain(`✗ secure: ${mcp.url} (http) - Disconnected [project]\n    Reason: needs authentication: run "toolhost mcp auth secure".\n`);
+    expect(before.stdout).toContain(
+      `✗ secure: ${mcp.url} (http) - Disconnected [project]\n    Reason: needs authentication: run "toolhost mcp auth secure".\n`,
+    );
 
     const listing = await runToolhost(['mcp', 'auth'], project.place);
     expect(listing).toEqual({
@@ -108,14 +122,20 @@ describe('toolhost mcp auth', () => {
     expect(new URL(printedUrl!).searchParams.get('resource')).toBe(mcp.resource);
     expect(signIn.stdout).toContain(`MCP server "secure" authenticated. The token is stored in ${tokenFile()}.`);
     expect((await stat(tokenFile())).mode & 0o777).toBe(0o600);
-    const stored = JSON.parse(await readFile(tokenFile(), 'utf8')) as { entries: Array<{ serverName: string; token: { accessToken: string } }> };
+    const stored = JSON.parse(await readFile(tokenFile(), 'utf8')) as {
+      entries: Array<{ serverName: string; token: { accessToken: string } }>;
+    };
     expect(stored.entries.map((entry) => [entry.serverName, entry.token.accessToken])).toEqual([['secure', 'at-1']]);
 
     const after = await runToolhost(['mcp', 'list'], project.place);
     expect(after.stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected [project]\n`);
     expect(mcp.accepted.length).toBeGreaterThan(0);
-    expect((await runToolhost(['mcp', 'auth'], project.place)).stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected (authenticated, token valid) [project]`);
-    expect((await runToolhost(['mcp', 'auth', '--no-connect'], project.place)).stdout).toContain(`• secure: ${mcp.url} (http) - Enabled (token valid) [project]`);
+    expect((await runToolhost(['mcp', 'auth'], project.place)).stdout).toContain(
+      `✓ secure: ${mcp.url} (http) - Connected (authenticated, token valid) [project]`,
+    );
+    expect((await runToolhost(['mcp', 'auth', '--no-connect'], project.place)).stdout).toContain(
+      `• secure: ${mcp.url} (http) - Enabled (token valid) [project]`,
+    );
   });
 
   /** Starts `toolhost <args>`, waits until it printed the authorization URL, and collects its output. */
@@ -168,21 +188,38 @@ describe('toolhost mcp auth', () => {
 
   it('fails with a code and a message naming the server', async () => {
     const { mcp } = await startOAuthServers();
-    await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
-      mcpServers: {
-        secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
-        local: { command: 'node' },
-        shut: { httpUrl: mcp.url },
-        google: { httpUrl: 'https://example.googleapis.com/mcp', authProviderType: 'google_credentials', oauth: { scopes: ['https://www.googleapis.com/auth/cloud-platform'] } },
-      },
-      mcp: { excluded: ['shut'] },
-    }));
+    await put(
+      join(project.place.cwd, '.toolhost', 'settings.json'),
+      JSON.stringify({
+        mcpServers: {
+          secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+          local: { command: 'node' },
+          shut: { httpUrl: mcp.url },
+          google: {
+            httpUrl: 'https://example.googleapis.com/mcp',
+            authProviderType: 'google_credentials',
+            oauth: { scopes: ['https://www.googleapis.com/auth/cloud-platform'] },
+          },
+        },
+        mcp: { excluded: ['shut'] },
+      }),
+    );
     const missing = await runToolhost(['mcp', 'auth', 'nope'], project.place);
-    expect(missing).toEqual({ code: 1, stdout: '', stderr: "Error [SERVER_NOT_FOUND]: Server 'nope' not found. Use 'toolhost mcp auth' to see the remote servers.\n" });
+    expect(missing).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: "Error [SERVER_NOT_FOUND]: Server 'nope' not found. Use 'toolhost mcp auth' to see the remote servers.\n",
+    });
     const local = await runToolhost(['mcp', 'auth', 'local'], project.place);
-    expect([local.code, local.stderr]).toEqual([1, 'Error [NOT_A_REMOTE_SERVER]: MCP server "local" is a local (stdio) server; OAuth applies to remote (sse, http) servers only.\n']);
+    expect([local.code, local.stderr]).toEqual([
+      1,
+      'Error [NOT_A_REMOTE_SERVER]: MCP server "local" is a local (stdio) server; OAuth applies to remote (sse, http) servers only.\n',
+    ]);
     const blocked = await runToolhost(['mcp', 'auth', 'shut'], project.place);
-    expect([blocked.code, blocked.stderr]).toEqual([1, 'Error [SERVER_BLOCKED]: MCP server "shut" is blocked by the mcp.excluded setting. A blocked server is never connected, so there is nothing to authenticate.\n']);
+    expect([blocked.code, blocked.stderr]).toEqual([
+      1,
+      'Error [SERVER_BLOCKED]: MCP server "shut" is blocked by the mcp.excluded setting. A blocked server is never connected, so there is nothing to authenticate.\n',
+    ]);
     const google = await runToolhost(['mcp', 'auth', 'google'], project.place);
     expect([google.code, google.stderr.slice(0, 28)]).toEqual([1, 'Error [NO_BROWSER_SIGN_IN]: ']);
     expect(google.stderr).toContain('"google"');
@@ -194,9 +231,14 @@ describe('toolhost mcp auth', () => {
   it('reports a refused sign-in with the OAuth error code, opens nothing and stores nothing', async () => {
     const { as, mcp } = await startOAuthServers();
     // An authorization endpoint that is not http(s) must never reach a browser.
-    await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({
-      mcpServers: { secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback', authorizationUrl: 'file:///etc/passwd' } } },
-    }));
+    await put(
+      join(project.place.cwd, '.toolhost', 'settings.json'),
+      JSON.stringify({
+        mcpServers: {
+          secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback', authorizationUrl: 'file:///etc/passwd' } },
+        },
+      }),
+    );
     const refused = await runToolhost(['mcp', 'auth', 'secure'], { ...project.place, env: followRedirects });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^Error \[UNSAFE_URL\]: .*'secure'/);
@@ -208,6 +250,10 @@ describe('toolhost mcp auth', () => {
 
   it('says when there is no remote server', async () => {
     await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { local: { command: 'node' } } }));
-    expect(await runToolhost(['mcp', 'auth'], project.place)).toEqual({ code: 0, stdout: 'No remote MCP servers configured; OAuth applies to sse and http servers.\n', stderr: '' });
+    expect(await runToolhost(['mcp', 'auth'], project.place)).toEqual({
+      code: 0,
+      stdout: 'No remote MCP servers configured; OAuth applies to sse and http servers.\n',
+      stderr: '',
+    });
   });
 });

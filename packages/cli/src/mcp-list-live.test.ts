@@ -7,15 +7,21 @@ import { closedPort, put, runToolhost, useTrustedProject } from './testing/run-t
 // `toolhost mcp list` connects to every enabled server (the built binary, real fixture servers
 // on loopback). Build first: `pnpm --filter @toolhost-internal/fixtures build` and `pnpm --filter @toolhost/cli build`.
 const project = useTrustedProject('toolhost-cli-live-');
-const settings = (servers: Record<string, unknown>) => put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: servers }));
+const settings = (servers: Record<string, unknown>) =>
+  put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: servers }));
 const list = (...extra: string[]) => runToolhost(['mcp', 'list', ...extra], project.place);
-
 
 /** An HTTP server that accepts every request and never answers: a server that is slow to fail. */
 async function startSilentServer(): Promise<string> {
   const server: Server = createServer(() => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  project.cleanups.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  project.cleanups.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as { port: number }).port}/mcp`;
 }
 
@@ -23,7 +29,10 @@ describe('toolhost mcp list: live status', () => {
   it('shows real stdio, Streamable HTTP and SSE servers Connected and broken ones Disconnected with the reason', async () => {
     const http: HttpFixture = await startHttpFixture({ behaviour: 'basic' });
     const sse: HttpFixture = await startHttpFixture({ behaviour: 'basic', transport: 'sse' });
-    project.cleanups.push(() => http.close(), () => sse.close());
+    project.cleanups.push(
+      () => http.close(),
+      () => sse.close(),
+    );
     const port = await closedPort();
     await settings({
       stdio: { command: process.execPath, args: [fixtureBinPath('basic')] },
@@ -60,7 +69,9 @@ describe('toolhost mcp list: live status', () => {
     const started = Date.now();
     const result = await list();
     const elapsed = Date.now() - started;
-    const disconnected = result.stdout.split('\n').filter((line) => line.startsWith('✗ slow') && line.endsWith(' - Disconnected [project]'));
+    const disconnected = result.stdout
+      .split('\n')
+      .filter((line) => line.startsWith('✗ slow') && line.endsWith(' - Disconnected [project]'));
     expect(disconnected).toHaveLength(count);
     expect(result.stdout.match(new RegExp(`Reason: .*within ${timeout} ms`, 'g'))).toHaveLength(count);
     expect(elapsed).toBeGreaterThanOrEqual(timeout);
@@ -71,9 +82,9 @@ describe('toolhost mcp list: live status', () => {
 
   it('uses 5000 ms when the entry has no timeout, and the entry timeout otherwise', async () => {
     await settings({ quick: { httpUrl: await startSilentServer(), timeout: 700 } });
-    expect((await list()).stdout).toContain('Reason: MCP server \'quick\' did not answer within 700 ms.');
+    expect((await list()).stdout).toContain("Reason: MCP server 'quick' did not answer within 700 ms.");
     await settings({ defaulted: { httpUrl: await startSilentServer() } });
-    expect((await list()).stdout).toContain('Reason: MCP server \'defaulted\' did not answer within 5000 ms.');
+    expect((await list()).stdout).toContain("Reason: MCP server 'defaulted' did not answer within 5000 ms.");
   }, 20_000);
 
   it('connects nothing with --no-connect, and never blocked or disabled servers', async () => {
@@ -82,10 +93,16 @@ describe('toolhost mcp list: live status', () => {
     await settings({ remote: { httpUrl: http.url }, off: { httpUrl: http.url } });
     expect((await runToolhost(['mcp', 'disable', 'off'], project.place)).code).toBe(0);
     const configured = await list('--no-connect');
-    expect(configured.stdout.split('\n').slice(2, -1)).toEqual([`• remote: ${http.url} (http) - Enabled [project]`, `○ off: ${http.url} (http) - Disabled [project]`]);
+    expect(configured.stdout.split('\n').slice(2, -1)).toEqual([
+      `• remote: ${http.url} (http) - Enabled [project]`,
+      `○ off: ${http.url} (http) - Disabled [project]`,
+    ]);
     expect(http.requests).toHaveLength(0);
     const live = await list();
-    expect(live.stdout.split('\n').slice(2, -1)).toEqual([`✓ remote: ${http.url} (http) - Connected [project]`, `○ off: ${http.url} (http) - Disabled [project]`]);
+    expect(live.stdout.split('\n').slice(2, -1)).toEqual([
+      `✓ remote: ${http.url} (http) - Connected [project]`,
+      `○ off: ${http.url} (http) - Disabled [project]`,
+    ]);
     expect(http.requests.filter((request) => request.rpcMethods.includes('initialize'))).toHaveLength(1);
   });
 });

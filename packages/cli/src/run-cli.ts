@@ -72,9 +72,14 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
 
 function describeFailure(error: unknown): string {
   if (ConfigError.isInstance(error)) {
-    if (error.code === 'PROJECT_SCOPE_IN_HOME') return formatProblem('Error', error.code, 'Please use --scope user to edit settings in the home directory.');
+    if (error.code === 'PROJECT_SCOPE_IN_HOME')
+      return formatProblem('Error', error.code, 'Please use --scope user to edit settings in the home directory.');
     if (error.code === 'SERVER_NOT_FOUND' && error.filePath === undefined) {
-      return formatProblem('Error', error.code, `Server '${error.serverName ?? ''}' not found. Use 'toolhost mcp list' to see available servers.`);
+      return formatProblem(
+        'Error',
+        error.code,
+        `Server '${error.serverName ?? ''}' not found. Use 'toolhost mcp list' to see available servers.`,
+      );
     }
     return formatProblem('Error', error.code, error.message);
   }

@@ -6,14 +6,21 @@ import { join } from 'node:path';
 import { collectServerStatuses, formatServerLine, formatServerRow, MAX_REASON_LENGTH, shortenReason } from './server-status.js';
 
 describe('collectServerStatuses and formatServerLine', () => {
-  it('connects only enabled servers through the check and formats the seeds\' lines', async () => {
+  it("connects only enabled servers through the check and formats the seeds' lines", async () => {
     const home = await mkdtemp(join(tmpdir(), 'toolhost-status-'));
     try {
       await mkdir(join(home, '.toolhost'));
-      await writeFile(join(home, '.toolhost', 'settings.json'), JSON.stringify({
-        mcpServers: { up: { command: 'node', args: ['s.js'] }, down: { url: 'http://127.0.0.1:1/sse', type: 'sse' }, off: { command: 'x' } },
-        mcp: { excluded: ['off'] },
-      }));
+      await writeFile(
+        join(home, '.toolhost', 'settings.json'),
+        JSON.stringify({
+          mcpServers: {
+            up: { command: 'node', args: ['s.js'] },
+            down: { url: 'http://127.0.0.1:1/sse', type: 'sse' },
+            off: { command: 'x' },
+          },
+          mcp: { excluded: ['off'] },
+        }),
+      );
       const settings = await loadSettings({ homeDir: home, env: {} });
       const checked: string[] = [];
       const statuses = await collectServerStatuses(settings, async (server) => {
@@ -49,7 +56,10 @@ describe('untrusted project servers', () => {
       await mkdir(join(home, '.toolhost'), { recursive: true });
       await mkdir(join(project, '.toolhost'), { recursive: true });
       await writeFile(join(home, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { mine: { command: 'mine' } } }));
-      await writeFile(join(project, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { cloned: { command: 'sh', args: ['evil.sh'] } } }));
+      await writeFile(
+        join(project, '.toolhost', 'settings.json'),
+        JSON.stringify({ mcpServers: { cloned: { command: 'sh', args: ['evil.sh'] } } }),
+      );
       const settings = await loadSettings({ homeDir: home, projectDir: project, env: {} });
       const checked: string[] = [];
       const statuses = await collectServerStatuses(settings, async (server) => {

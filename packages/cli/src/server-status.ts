@@ -67,16 +67,18 @@ export interface ServerStatusRow {
  * connected or disconnected; without it nothing is connected.
  */
 export async function collectServerStatuses(settings: LoadedSettings, check?: ServerConnectionCheck): Promise<ServerStatusRow[]> {
-  return Promise.all(settings.servers.map(async (server): Promise<ServerStatusRow> => {
-    const configured = getConfiguredStatus(server);
-    if (configured !== 'enabled' || check === undefined) return { server, status: configured };
-    const result = await check(server).catch((error: unknown): ServerConnectionResult => ({
-      state: 'disconnected',
-      reason: error instanceof Error ? error.message : String(error),
-    }));
-    if (result.state === 'connected') return { server, status: 'connected' };
-    return { server, status: 'disconnected', reason: result.reason, needsAuthentication: result.needsAuthentication === true };
-  }));
+  return Promise.all(
+    settings.servers.map(async (server): Promise<ServerStatusRow> => {
+      const configured = getConfiguredStatus(server);
+      if (configured !== 'enabled' || check === undefined) return { server, status: configured };
+      const result = await check(server).catch((error: unknown): ServerConnectionResult => ({
+        state: 'disconnected',
+        reason: error instanceof Error ? error.message : String(error),
+      }));
+      if (result.state === 'connected') return { server, status: 'connected' };
+      return { server, status: 'disconnected', reason: result.reason, needsAuthentication: result.needsAuthentication === true };
+    }),
+  );
 }
 
 /** Longest reason shown under a disconnected server; the rest is cut with `…`. */

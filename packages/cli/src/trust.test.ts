@@ -33,9 +33,12 @@ afterEach(async () => {
 });
 
 describe('toolhost trust / untrust and mcp list', () => {
-  it('never spawns an untrusted project\'s stdio server, connects it once trusted, and blocks it again after untrust', async () => {
+  it("never spawns an untrusted project's stdio server, connects it once trusted, and blocks it again after untrust", async () => {
     await put(join(place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { cloned: markingServer(marker) } }));
-    await put(join(place.home, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [fixtureBinPath('basic')] } } }));
+    await put(
+      join(place.home, '.toolhost', 'settings.json'),
+      JSON.stringify({ mcpServers: { mine: { command: process.execPath, args: [fixtureBinPath('basic')] } } }),
+    );
     const target = `${process.execPath} -e`;
 
     const untrusted = await run(['mcp', 'list']);
@@ -49,17 +52,37 @@ describe('toolhost trust / untrust and mcp list', () => {
     expect(existsSync(marker)).toBe(false);
 
     const trusted = await run(['trust']);
-    expect(trusted).toEqual({ code: 0, stdout: `Trusted ${place.cwd}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`, stderr: '' });
-    expect(JSON.parse(await readFile(join(place.home, '.toolhost', 'trusted-folders.json'), 'utf8'))).toEqual({ [place.cwd]: { trusted: true } });
+    expect(trusted).toEqual({
+      code: 0,
+      stdout: `Trusted ${place.cwd}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`,
+      stderr: '',
+    });
+    expect(JSON.parse(await readFile(join(place.home, '.toolhost', 'trusted-folders.json'), 'utf8'))).toEqual({
+      [place.cwd]: { trusted: true },
+    });
     const live = await run(['mcp', 'list']);
-    expect(live.stdout.split('\n').find((line) => line.startsWith('✓ cloned: '))?.endsWith('(stdio) - Connected [project]')).toBe(true);
+    expect(
+      live.stdout
+        .split('\n')
+        .find((line) => line.startsWith('✓ cloned: '))
+        ?.endsWith('(stdio) - Connected [project]'),
+    ).toBe(true);
     expect(await readFile(marker, 'utf8')).toBe('spawned');
     expect((await run(['trust'])).stdout).toBe(`${place.cwd} is already trusted.\n`);
 
     await rm(marker);
-    expect(await run(['untrust'])).toEqual({ code: 0, stdout: `${place.cwd} is no longer trusted: MCP servers in its project settings are blocked.\n`, stderr: '' });
+    expect(await run(['untrust'])).toEqual({
+      code: 0,
+      stdout: `${place.cwd} is no longer trusted: MCP servers in its project settings are blocked.\n`,
+      stderr: '',
+    });
     const again = await run(['mcp', 'list']);
-    expect(again.stdout.split('\n').find((line) => line.startsWith('⛔ cloned: '))?.endsWith(BLOCKED)).toBe(true);
+    expect(
+      again.stdout
+        .split('\n')
+        .find((line) => line.startsWith('⛔ cloned: '))
+        ?.endsWith(BLOCKED),
+    ).toBe(true);
     expect(existsSync(marker)).toBe(false);
     expect((await run(['untrust'])).stdout).toBe(`${place.cwd} is not trusted.\n`);
   });
@@ -69,7 +92,9 @@ describe('toolhost trust / untrust and mcp list', () => {
     await put(join(sub, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { nested: markingServer(marker) } }));
     expect((await run(['mcp', 'list'], sub)).stdout).toContain(BLOCKED);
     expect(existsSync(marker)).toBe(false);
-    expect((await run(['trust', join('..', 'clones')], place.home)).stdout).toBe(`Trusted ${join(root, 'clones')}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`);
+    expect((await run(['trust', join('..', 'clones')], place.home)).stdout).toBe(
+      `Trusted ${join(root, 'clones')}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`,
+    );
     expect((await run(['trust'], sub)).stdout).toBe(`${sub} is already trusted (through ${join(root, 'clones')}).\n`);
     expect((await run(['mcp', 'list'], sub)).stdout).toMatch(/✓ nested: .* \(stdio\) - Connected \[project\]/);
     expect(existsSync(marker)).toBe(true);
@@ -82,7 +107,9 @@ describe('toolhost trust / untrust and mcp list', () => {
       stdout: `MCP server "tool" added to project settings. (stdio)\nNote: this folder is not trusted, so "tool" starts only once it is: run "toolhost trust" in ${place.cwd}.\n`,
       stderr: '',
     });
-    expect(JSON.parse(await readFile(join(place.cwd, '.toolhost', 'settings.json'), 'utf8'))).toEqual({ mcpServers: { tool: { command: 'node', args: ['server.js'] } } });
+    expect(JSON.parse(await readFile(join(place.cwd, '.toolhost', 'settings.json'), 'utf8'))).toEqual({
+      mcpServers: { tool: { command: 'node', args: ['server.js'] } },
+    });
     expect((await run(['mcp', 'add', '-s', 'user', 'other', 'node'])).stdout).toBe('MCP server "other" added to user settings. (stdio)\n');
     expect((await run(['mcp', 'list', '--no-connect'])).stdout.split('\n').slice(2, -1)).toEqual([
       '• other: node (stdio) - Enabled [user]',
@@ -96,11 +123,15 @@ describe('toolhost trust / untrust and mcp list', () => {
   it('keeps trust per --app-dir, and fails clearly for a folder that does not exist', async () => {
     await put(join(place.cwd, '.gemini', 'settings.json'), JSON.stringify({ mcpServers: { g: { command: 'gemini-tool' } } }));
     expect((await run(['trust'])).code).toBe(0);
-    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('⛔ g: gemini-tool (stdio) - Blocked (project folder not trusted: run "toolhost --app-dir .gemini trust") [project]');
+    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain(
+      '⛔ g: gemini-tool (stdio) - Blocked (project folder not trusted: run "toolhost --app-dir .gemini trust") [project]',
+    );
     const added = await run(['--app-dir', '.gemini', 'mcp', 'add', 'h', 'x']);
     expect(added.stdout).toContain('run "toolhost --app-dir .gemini trust" in');
     expect((await run(['--app-dir', '.gemini', 'trust'])).code).toBe(0);
-    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain('• g: gemini-tool (stdio) - Enabled [project]');
+    expect((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'])).stdout).toContain(
+      '• g: gemini-tool (stdio) - Enabled [project]',
+    );
     const missing = await run(['trust', 'no-such-folder']);
     expect(missing.code).toBe(1);
     expect(missing.stdout).toBe('');

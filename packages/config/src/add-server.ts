@@ -48,9 +48,10 @@ export function assertServerName(name: string): void {
     throw new ConfigError({
       code: 'INVALID_SERVER_NAME',
       serverName: name,
-      message: name.trim() === ''
-        ? 'A server name cannot be empty. Choose a name such as "github".'
-        : `"${name}" cannot be used as a server name. Choose another name.`,
+      message:
+        name.trim() === ''
+          ? 'A server name cannot be empty. Choose a name such as "github".'
+          : `"${name}" cannot be used as a server name. Choose another name.`,
     });
   }
 }
@@ -59,7 +60,11 @@ function checkEntry(name: string, config: McpServerConfig, filePath: string): vo
   const parsed = McpServerConfigSchema.safeParse(config);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const path = formatJsonPath(['mcpServers', name, ...(issue?.path ?? []).filter((segment): segment is string | number => typeof segment !== 'symbol')]);
+    const path = formatJsonPath([
+      'mcpServers',
+      name,
+      ...(issue?.path ?? []).filter((segment): segment is string | number => typeof segment !== 'symbol'),
+    ]);
     throw new ConfigError({
       code: issue?.code === 'invalid_type' ? 'INVALID_TYPE' : 'INVALID_VALUE',
       filePath,

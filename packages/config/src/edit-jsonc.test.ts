@@ -22,17 +22,20 @@ const COMMENTED = `{
 }
 `;
 
-const set = (text: string, key: string, value: unknown) => setJsoncProperty(text, { objectPath: ['mcpServers'], key, value, filePath: FILE });
+const set = (text: string, key: string, value: unknown) =>
+  setJsoncProperty(text, { objectPath: ['mcpServers'], key, value, filePath: FILE });
 const remove = (text: string, key: string) => removeJsoncProperty(text, { objectPath: ['mcpServers'], key, filePath: FILE });
 
 describe('setJsoncProperty', () => {
   it('appends a new entry after the last one and leaves every other byte alone', () => {
     const { text, replaced } = set(COMMENTED, 'new', { command: 'node', args: ['a', 'b'] });
     expect(replaced).toBe(false);
-    expect(text).toBe(COMMENTED.replace(
-      `"other": { "url": "http://x" } // end\n    // "disabled": { "command": "old" }`,
-      `"other": { "url": "http://x" }, // end\n    // "disabled": { "command": "old" }\n    "new": {\n      "command": "node",\n      "args": ["a", "b"]\n    }`,
-    ));
+    expect(text).toBe(
+      COMMENTED.replace(
+        `"other": { "url": "http://x" } // end\n    // "disabled": { "command": "old" }`,
+        `"other": { "url": "http://x" }, // end\n    // "disabled": { "command": "old" }\n    "new": {\n      "command": "node",\n      "args": ["a", "b"]\n    }`,
+      ),
+    );
   });
 
   it('is undone byte for byte by removing the same entry', () => {
@@ -50,7 +53,9 @@ describe('setJsoncProperty', () => {
 
   it('creates mcpServers in a file without it, keeping tabs, CRLF and comments', () => {
     const text = '// c\r\n{\r\n\t"a": 1 // one\r\n}\r\n';
-    expect(set(text, 's', { command: 'x' }).text).toBe('// c\r\n{\r\n\t"a": 1, // one\r\n\t"mcpServers": {\r\n\t\t"s": {\r\n\t\t\t"command": "x"\r\n\t\t}\r\n\t}\r\n}\r\n');
+    expect(set(text, 's', { command: 'x' }).text).toBe(
+      '// c\r\n{\r\n\t"a": 1, // one\r\n\t"mcpServers": {\r\n\t\t"s": {\r\n\t\t\t"command": "x"\r\n\t\t}\r\n\t}\r\n}\r\n',
+    );
   });
 
   it('replaces an existing entry in place and says so', () => {
@@ -93,7 +98,9 @@ describe('removeJsoncProperty', () => {
 
   it('removes the last entry together with the comma before it, keeping comments', () => {
     const { text } = remove(COMMENTED, 'other');
-    expect(text).toBe(COMMENTED.replace('"args": ["-y"]\n    },', '"args": ["-y"]\n    }').replace('\n    "other": { "url": "http://x" }', ''));
+    expect(text).toBe(
+      COMMENTED.replace('"args": ["-y"]\n    },', '"args": ["-y"]\n    }').replace('\n    "other": { "url": "http://x" }', ''),
+    );
   });
 
   it('removes entries written on one line and every duplicate', () => {

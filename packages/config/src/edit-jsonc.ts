@@ -41,7 +41,8 @@ export function setJsoncProperty(text: string, edit: JsoncPropertyEdit & { reado
     object = expectObject(document, child, edit.objectPath.slice(0, index + 1));
   }
   const existing = findPropertyValue(object, edit.key);
-  if (existing === undefined) return { text: applyEdits(text, insertProperty(document, object, edit.key, edit.value, style)), replaced: false };
+  if (existing === undefined)
+    return { text: applyEdits(text, insertProperty(document, object, edit.key, edit.value, style)), replaced: false };
   const indent = lineIndent(text, existing.parent?.offset ?? existing.offset);
   const replacement = formatJsonValue(edit.value, style, indent);
   return { text: applyEdits(text, [{ offset: existing.offset, length: existing.length, content: replacement }]), replaced: true };
@@ -52,7 +53,10 @@ export function setJsoncProperty(text: string, edit: JsoncPropertyEdit & { reado
  * `objectPath`, keeping comments outside the removed entries, and the formatting.
  * Returns the new text and how many properties were removed (0 leaves the text unchanged).
  */
-export function removeJsoncProperty(text: string, edit: JsoncPropertyEdit & { readonly matches?: (key: string) => boolean }): { text: string; removed: number } {
+export function removeJsoncProperty(
+  text: string,
+  edit: JsoncPropertyEdit & { readonly matches?: (key: string) => boolean },
+): { text: string; removed: number } {
   const matches = edit.matches ?? ((key: string) => key === edit.key);
   let current = text;
   let removed = 0;
@@ -68,7 +72,8 @@ export function removeJsoncProperty(text: string, edit: JsoncPropertyEdit & { re
     const after = findObject(parseJsoncDocument(current, edit.filePath), edit.objectPath);
     if (after !== undefined && (after.children ?? []).length === 0) {
       const interior = current.slice(after.offset + 1, after.offset + after.length - 1);
-      if (interior !== '' && interior.trim() === '') current = applyEdits(current, [{ offset: after.offset + 1, length: interior.length, content: '' }]);
+      if (interior !== '' && interior.trim() === '')
+        current = applyEdits(current, [{ offset: after.offset + 1, length: interior.length, content: '' }]);
     }
   }
   return { text: current, removed };

@@ -20,7 +20,10 @@ async function put(path: string, text: string): Promise<void> {
   await writeFile(path, text);
 }
 async function expectCode(promise: Promise<unknown>, code: string): Promise<ConfigError> {
-  const error = await promise.then(() => undefined, (caught: unknown) => caught);
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
   expect(ConfigError.isInstance(error)).toBe(true);
   expect((error as ConfigError).code).toBe(code);
   return error as ConfigError;
@@ -62,7 +65,9 @@ describe('addServer and removeServer', () => {
     await symlink(real, projectFile());
     await addServer({ ...location(), scope: 'project', name: 'a', config: { command: 'x' } });
     expect((await stat(real)).mode & 0o777).toBe(0o640);
-    expect(await readFile(real, 'utf8')).toBe('{\n  // mine\n  "theme": "x",\n  "mcpServers": {\n    "a": {\n      "command": "x"\n    }\n  }\n}\n');
+    expect(await readFile(real, 'utf8')).toBe(
+      '{\n  // mine\n  "theme": "x",\n  "mcpServers": {\n    "a": {\n      "command": "x"\n    }\n  }\n}\n',
+    );
     expect(await readdir(join(root, 'dotfiles'))).toEqual(['settings.json']);
   });
 
@@ -72,7 +77,10 @@ describe('addServer and removeServer', () => {
     await expectCode(addServer({ ...location(), scope: 'project', name: 'a', config: { args: ['x'] } }), 'MISSING_TRANSPORT');
     await expectCode(addServer({ ...location(), scope: 'project', name: 'a', config: { command: '' } }), 'MISSING_TRANSPORT');
     await expectCode(addServer({ ...location(), scope: 'project', name: 'a', config: { command: 'x', timeout: -5 } }), 'INVALID_VALUE');
-    await expectCode(addServer({ ...location(), scope: 'project', name: 'a', config: { command: 'x', args: 'y' } as never }), 'INVALID_TYPE');
+    await expectCode(
+      addServer({ ...location(), scope: 'project', name: 'a', config: { command: 'x', args: 'y' } as never }),
+      'INVALID_TYPE',
+    );
     await expectCode(addServer({ ...location(), scope: 'project', name: '__proto__', config: { command: 'x' } }), 'INVALID_SERVER_NAME');
     await expectCode(addServer({ ...location(), scope: 'project', name: ' ', config: { command: 'x' } }), 'INVALID_SERVER_NAME');
     await expectCode(removeServer({ ...location(), scope: 'project', name: 'missing' }), 'SERVER_NOT_FOUND');
@@ -81,7 +89,10 @@ describe('addServer and removeServer', () => {
 
   it('refuses to edit a malformed, wrongly typed or unreadable file', async () => {
     await put(projectFile(), '{ "mcpServers": { ');
-    const malformed = await expectCode(addServer({ ...location(), scope: 'project', name: 'a', config: { command: 'x' } }), 'FILE_MALFORMED');
+    const malformed = await expectCode(
+      addServer({ ...location(), scope: 'project', name: 'a', config: { command: 'x' } }),
+      'FILE_MALFORMED',
+    );
     expect(malformed).toMatchObject({ filePath: projectFile(), line: 1 });
     expect(await readFile(projectFile(), 'utf8')).toBe('{ "mcpServers": { ');
     await put(projectFile(), '{ "mcpServers": "none" }');
@@ -93,7 +104,10 @@ describe('addServer and removeServer', () => {
   });
 
   it('refuses the project scope in the home directory or without a project', async () => {
-    await expectCode(addServer({ homeDir: home, projectDir: home, scope: 'project', name: 'a', config: { command: 'x' } }), 'PROJECT_SCOPE_IN_HOME');
+    await expectCode(
+      addServer({ homeDir: home, projectDir: home, scope: 'project', name: 'a', config: { command: 'x' } }),
+      'PROJECT_SCOPE_IN_HOME',
+    );
     await expectCode(removeServer({ homeDir: home, scope: 'project', name: 'a' }), 'PROJECT_DIR_MISSING');
     expect(await readdir(home)).toEqual([]);
   });
@@ -108,7 +122,11 @@ describe('setServerEnabled', () => {
   it('disables and enables a server in the enablement file, by normalized name', async () => {
     await put(projectFile(), '{"mcpServers": {"GitHub": {"command": "x"}}}');
     const enablementFile = join(home, '.toolhost', 'mcp-server-enablement.json');
-    expect(await setServerEnabled({ ...location(), name: ' github', enabled: false })).toEqual({ name: 'GitHub', filePath: enablementFile, changed: true });
+    expect(await setServerEnabled({ ...location(), name: ' github', enabled: false })).toEqual({
+      name: 'GitHub',
+      filePath: enablementFile,
+      changed: true,
+    });
     expect(JSON.parse(await readFile(enablementFile, 'utf8'))).toEqual({ github: { enabled: false } });
     expect((await loadSettings(location())).getServer('GitHub')?.enabled).toBe(false);
     expect((await setServerEnabled({ ...location(), name: 'GITHUB', enabled: true })).changed).toBe(true);

@@ -22,7 +22,10 @@ describe('editTextFile', () => {
     await editTextFile(file, (text) => {
       calls++;
       if (calls === 1) writeFileSync(file, '{"mcpServers": {"other": {"command": "o"}}}');
-      return { text: setJsoncProperty(text ?? '', { objectPath: ['mcpServers'], key: 'mine', value: { command: 'm' }, filePath: file }).text, result: undefined };
+      return {
+        text: setJsoncProperty(text ?? '', { objectPath: ['mcpServers'], key: 'mine', value: { command: 'm' }, filePath: file }).text,
+        result: undefined,
+      };
     });
     expect(calls).toBe(2);
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ mcpServers: { other: { command: 'o' }, mine: { command: 'm' } } });

@@ -10,14 +10,21 @@ const ATTEMPTS = 3;
  * redone on the new content, so a concurrent writer's change is not lost.
  * Errors thrown by `edit` propagate and leave the file untouched.
  */
-export async function editTextFile<T>(filePath: string, edit: (text: string | undefined) => { text: string | undefined; result: T }): Promise<T> {
+export async function editTextFile<T>(
+  filePath: string,
+  edit: (text: string | undefined) => { text: string | undefined; result: T },
+): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     const before = await readTextFile(filePath);
     const { text, result } = edit(before);
     if (text === undefined || text === before) return result;
     if ((await readTextFile(filePath)) !== before) {
       if (attempt < ATTEMPTS) continue;
-      throw new ConfigError({ code: 'FILE_UNWRITABLE', filePath, message: `${filePath}: the settings file kept changing while it was being edited. Try again; the file was not changed.` });
+      throw new ConfigError({
+        code: 'FILE_UNWRITABLE',
+        filePath,
+        message: `${filePath}: the settings file kept changing while it was being edited. Try again; the file was not changed.`,
+      });
     }
     await writeFileAtomic(filePath, text);
     return result;

@@ -27,7 +27,10 @@ describe('expandEnvVars', () => {
   });
 
   it('expands strings inside lists and objects, not keys, and leaves other values alone', () => {
-    expect(expandEnvVars({ $TOKEN: '$TOKEN', list: ['${PORT}', 1, true, null] }, env)).toEqual({ $TOKEN: 'abc', list: ['9000', 1, true, null] });
+    expect(expandEnvVars({ $TOKEN: '$TOKEN', list: ['${PORT}', 1, true, null] }, env)).toEqual({
+      $TOKEN: 'abc',
+      list: ['9000', 1, true, null],
+    });
   });
 
   it('does not read inherited properties of the env object', () => {

@@ -29,8 +29,14 @@ beforeEach(async () => {
   project = join(work, 'repo');
   await mkdir(home, { recursive: true });
   await mkdir(join(project, 'sub', 'deeper'), { recursive: true });
-  await put(join(home, '.toolhost', 'settings.json'), '{"mcpServers": {"mine": {"command": "user-tool"}, "shared": {"command": "user-shared"}}}');
-  await put(join(project, '.toolhost', 'settings.json'), '{"mcpServers": {"cloned": {"command": "./evil.sh"}, "shared": {"command": "project-shared"}}, "mcp": {"excluded": ["mine"]}}');
+  await put(
+    join(home, '.toolhost', 'settings.json'),
+    '{"mcpServers": {"mine": {"command": "user-tool"}, "shared": {"command": "user-shared"}}}',
+  );
+  await put(
+    join(project, '.toolhost', 'settings.json'),
+    '{"mcpServers": {"cloned": {"command": "./evil.sh"}, "shared": {"command": "project-shared"}}, "mcp": {"excluded": ["mine"]}}',
+  );
 });
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
@@ -96,7 +102,9 @@ describe('loadSettings and folder trust', () => {
   });
 
   it('refuses to enable a server of an untrusted project with the trust hint', async () => {
-    const error = await setServerEnabled({ homeDir: home, projectDir: project, env: {}, name: 'cloned', enabled: true }).catch((caught: unknown) => caught);
+    const error = await setServerEnabled({ homeDir: home, projectDir: project, env: {}, name: 'cloned', enabled: true }).catch(
+      (caught: unknown) => caught,
+    );
     expect(ConfigError.isInstance(error) && error.code).toBe('SERVER_BLOCKED');
     expect((error as Error).message).toContain('toolhost trust');
   });
@@ -142,13 +150,17 @@ describe('the trusted-folders store', () => {
     await trustFolder({ ...location(), folder: trusted });
     await symlink(project, join(trusted, 'link-to-repo'), 'dir');
     expect((await getFolderTrust({ ...location(), folder: join(trusted, 'link-to-repo') })).trusted).toBe(false);
-    expect((await loadSettings({ homeDir: home, projectDir: join(trusted, 'link-to-repo'), env: {} })).getServer('cloned')?.blockReason?.code).toBe('UNTRUSTED_PROJECT');
+    expect(
+      (await loadSettings({ homeDir: home, projectDir: join(trusted, 'link-to-repo'), env: {} })).getServer('cloned')?.blockReason?.code,
+    ).toBe('UNTRUSTED_PROJECT');
 
     await symlink(trusted, join(root, 'alias'), 'dir');
     expect((await getFolderTrust({ ...location(), folder: join(root, 'alias') })).trusted).toBe(true);
     // Trusting through a link records the real folder.
     await trustFolder({ ...location(), folder: join(trusted, 'link-to-repo') });
-    expect(Object.keys(JSON.parse(await readFile(storeFile(), 'utf8')))).toContain((await getFolderTrust({ ...location(), folder: project })).folder);
+    expect(Object.keys(JSON.parse(await readFile(storeFile(), 'utf8')))).toContain(
+      (await getFolderTrust({ ...location(), folder: project })).folder,
+    );
     expect((await getFolderTrust({ ...location(), folder: project })).trusted).toBe(true);
   });
 

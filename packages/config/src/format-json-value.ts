@@ -23,7 +23,8 @@ export function formatJsonValue(value: unknown, style: JsonTextStyle, indent = '
   const inner = indent + style.indentUnit;
   if (Array.isArray(value)) {
     if (value.length === 0) return '[]';
-    if (value.every((item) => item === null || typeof item !== 'object')) return `[${value.map((item) => JSON.stringify(item)).join(', ')}]`;
+    if (value.every((item) => item === null || typeof item !== 'object'))
+      return `[${value.map((item) => JSON.stringify(item)).join(', ')}]`;
     return `[${style.eol}${value.map((item) => inner + formatJsonValue(item, style, inner)).join(`,${style.eol}`)}${style.eol}${indent}]`;
   }
   if (value !== null && typeof value === 'object') {

@@ -16,7 +16,8 @@ async function put(path: string, text: string): Promise<void> {
 const userFile = () => join(home, '.toolhost', 'settings.json');
 const projectFile = () => join(project, '.toolhost', 'settings.json');
 // These tests are about merging, so the project is trusted; folder-trust.test.ts covers trust.
-const load = (extra: object = {}) => loadSettings({ homeDir: home, projectDir: project, systemSettingsPath: system, env: {}, projectTrust: true, ...extra });
+const load = (extra: object = {}) =>
+  loadSettings({ homeDir: home, projectDir: project, systemSettingsPath: system, env: {}, projectTrust: true, ...extra });
 
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'toolhost-load-'));
@@ -35,16 +36,27 @@ describe('loadSettings', () => {
     const settings = await load();
     expect(settings.servers).toEqual([]);
     expect(settings.errors).toEqual([]);
-    expect(settings.files.map((file) => [file.scope, file.exists])).toEqual([['user', false], ['project', false], ['system', false]]);
+    expect(settings.files.map((file) => [file.scope, file.exists])).toEqual([
+      ['user', false],
+      ['project', false],
+      ['system', false],
+    ]);
   });
 
   it('merges scopes: a higher scope replaces the whole entry, and the order is first appearance user → project → system', async () => {
-    await put(userFile(), '{"mcpServers": {"u1": {"command": "u1"}, "shared": {"command": "from-user", "trust": true}, "u2": {"command": "u2"}}}');
+    await put(
+      userFile(),
+      '{"mcpServers": {"u1": {"command": "u1"}, "shared": {"command": "from-user", "trust": true}, "u2": {"command": "u2"}}}',
+    );
     await put(projectFile(), '// project\n{"mcpServers": {"p1": {"command": "p1"}, "shared": {"url": "http://project"}}}');
     await put(system, '{"mcpServers": {"s1": {"httpUrl": "http://s1"}, "u2": {"command": "system-u2"}}}');
     const settings = await load();
     expect(settings.servers.map((server) => [server.name, server.scope])).toEqual([
-      ['u1', 'user'], ['shared', 'project'], ['u2', 'system'], ['p1', 'project'], ['s1', 'system'],
+      ['u1', 'user'],
+      ['shared', 'project'],
+      ['u2', 'system'],
+      ['p1', 'project'],
+      ['s1', 'system'],
     ]);
     expect(settings.getServer('shared')?.config).toEqual({ url: 'http://project' });
     expect(settings.getServer('shared')?.filePath).toBe(projectFile());
@@ -104,13 +116,19 @@ describe('loadSettings', () => {
   });
 
   it('intersects allow-lists across scopes, unions exclude-lists, and compares names case-insensitively', async () => {
-    await put(userFile(), '{"mcpServers": {"A": {"command": "a"}, "b": {"command": "b"}, "c": {"command": "c"}, "d": {"command": "d"}}, "mcp": {"allowed": ["a", "B", "c"], "excluded": ["C"]}}');
+    await put(
+      userFile(),
+      '{"mcpServers": {"A": {"command": "a"}, "b": {"command": "b"}, "c": {"command": "c"}, "d": {"command": "d"}}, "mcp": {"allowed": ["a", "B", "c"], "excluded": ["C"]}}',
+    );
     await put(projectFile(), '{"mcp": {"allowed": ["A", "b", "d"], "excluded": []}}');
     const settings = await load();
     expect(settings.allowed).toEqual(['a', 'B']);
     expect(settings.excluded).toEqual(['C']);
     expect(settings.servers.map((server) => [server.name, server.blockReason?.code])).toEqual([
-      ['A', undefined], ['b', undefined], ['c', 'EXCLUDED'], ['d', 'NOT_ALLOWED'],
+      ['A', undefined],
+      ['b', undefined],
+      ['c', 'EXCLUDED'],
+      ['d', 'NOT_ALLOWED'],
     ]);
     expect(settings.isServerAllowed('a')).toBe(true);
   });
@@ -134,7 +152,10 @@ describe('loadSettings', () => {
     await put(userFile(), '{"mcpServers": {"GitHub": {"command": "a"}, "other": {"command": "b"}}}');
     await put(join(home, '.toolhost', 'mcp-server-enablement.json'), '{"github": {"enabled": false}, "other": {"enabled": true}}');
     const settings = await load();
-    expect(settings.servers.map((server) => [server.name, server.enabled])).toEqual([['GitHub', false], ['other', true]]);
+    expect(settings.servers.map((server) => [server.name, server.enabled])).toEqual([
+      ['GitHub', false],
+      ['other', true],
+    ]);
     expect(settings.isServerEnabled(' GITHUB ')).toBe(false);
   });
 

@@ -9,7 +9,15 @@ import { createServerAccessPolicy, normalizeServerName, type ServerAccessPolicy,
 import type { McpServerConfig } from './server-config-schema.js';
 import { getFolderTrust } from './get-folder-trust.js';
 import { realFolderPath } from './read-trusted-folders.js';
-import { getEnablementFilePath, getSettingsFilePath, getTrustedFoldersFilePath, isProjectInHome, SETTINGS_SCOPES, type SettingsLocation, type SettingsScope } from './settings-paths.js';
+import {
+  getEnablementFilePath,
+  getSettingsFilePath,
+  getTrustedFoldersFilePath,
+  isProjectInHome,
+  SETTINGS_SCOPES,
+  type SettingsLocation,
+  type SettingsScope,
+} from './settings-paths.js';
 
 /** Options of {@link loadSettings}: where the files are and which variables to expand. */
 export interface LoadSettingsOptions extends SettingsLocation {
@@ -142,7 +150,8 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
     const parsed = parseSettingsText({ text, filePath, scope, env });
     errors.push(...parsed.errors);
     warnings.push(...parsed.warnings);
-    for (const server of parsed.servers) merged.set(server.name, { config: server.config, configAsWritten: server.configAsWritten, scope, filePath });
+    for (const server of parsed.servers)
+      merged.set(server.name, { config: server.config, configAsWritten: server.configAsWritten, scope, filePath });
     // An untrusted project lists its servers (as blocked) but nothing else in its file takes effect.
     if (scope === 'project' && trust.trusted === false) continue;
     if (parsed.allowed !== undefined) allowedLists.push(parsed.allowed);
@@ -153,7 +162,9 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
   const policy = createServerAccessPolicy({
     allowed: intersect(allowedLists),
     excluded: [...excluded.values()],
-    invalidListMessage: invalidList ? 'Every MCP server is blocked because mcp.allowed or mcp.excluded is malformed in a settings file; fix the list (see the errors).' : undefined,
+    invalidListMessage: invalidList
+      ? 'Every MCP server is blocked because mcp.allowed or mcp.excluded is malformed in a settings file; fix the list (see the errors).'
+      : undefined,
   });
   const enablementFilePath = getEnablementFilePath(options);
   const enablement = await readServerEnablement(enablementFilePath);
@@ -175,14 +186,17 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
       scope: entry.scope,
       filePath: entry.filePath,
       transport,
-      blockReason: policy.getServerBlockReason(name) ?? (entry.scope === 'project' && trust.trusted === false ? untrustedReason(name, trust.folder as string, options) : undefined),
+      blockReason:
+        policy.getServerBlockReason(name) ??
+        (entry.scope === 'project' && trust.trusted === false ? untrustedReason(name, trust.folder as string, options) : undefined),
       enabled: isServerEnabled(name),
     });
   }
   warnings.push(...caseCollisions(merged));
 
   const getServer = (name: string): LoadedServer | undefined =>
-    servers.find((server) => server.name === name) ?? servers.find((server) => normalizeServerName(server.name) === normalizeServerName(name));
+    servers.find((server) => server.name === name) ??
+    servers.find((server) => normalizeServerName(server.name) === normalizeServerName(name));
   const getServerBlockReason = (name: string): ServerBlockReason | undefined => {
     const server = getServer(name);
     return server === undefined ? policy.getServerBlockReason(name) : server.blockReason;

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { parseSettingsText } from './parse-settings-text.js';
 
-const parse = (text: string, env: Record<string, string> = {}) => parseSettingsText({ text, filePath: '/p/settings.json', scope: 'project', env });
+const parse = (text: string, env: Record<string, string> = {}) =>
+  parseSettingsText({ text, filePath: '/p/settings.json', scope: 'project', env });
 
 describe('parseSettingsText', () => {
   it('reads every field of the seeds and expands variables only in env, headers, args, url, httpUrl, cwd', () => {
-    const result = parse(`{
+    const result = parse(
+      `{
       "mcpServers": {
         "s": {
           "command": "$CMD", "args": ["--token", "$T"], "env": { "K": "\${T}" }, "cwd": "$D/x",
@@ -16,11 +18,20 @@ describe('parseSettingsText', () => {
         },
         "h": { "httpUrl": "https://h/\${PATH_PART:-mcp}", "headers": { "Authorization": "Bearer $T" } }
       }
-    }`, { T: 'tok', D: '/d', CMD: 'node' });
+    }`,
+      { T: 'tok', D: '/d', CMD: 'node' },
+    );
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([]);
     const [s, h] = result.servers;
-    expect(s?.config).toMatchObject({ command: '$CMD', args: ['--token', 'tok'], env: { K: 'tok' }, cwd: '/d/x', description: '$T', oauth: { tokenParamName: 'tok' } });
+    expect(s?.config).toMatchObject({
+      command: '$CMD',
+      args: ['--token', 'tok'],
+      env: { K: 'tok' },
+      cwd: '/d/x',
+      description: '$T',
+      oauth: { tokenParamName: 'tok' },
+    });
     expect(h?.config).toMatchObject({ httpUrl: 'https://h/mcp', headers: { Authorization: 'Bearer tok' } });
   });
 
@@ -43,9 +54,14 @@ describe('parseSettingsText', () => {
   });
 
   it('reports a wrong type with its JSON path and still loads the other entries', () => {
-    const text = '{"mcpServers": {"bad": {"command": "x", "args": "--flag"}, "good": {"command": "y"}, "worse": {"command": 5, "timeout": -1}}}';
+    const text =
+      '{"mcpServers": {"bad": {"command": "x", "args": "--flag"}, "good": {"command": "y"}, "worse": {"command": 5, "timeout": -1}}}';
     const result = parse(text);
-    expect(result.servers.map((server) => [server.name, server.config !== undefined])).toEqual([['bad', false], ['good', true], ['worse', false]]);
+    expect(result.servers.map((server) => [server.name, server.config !== undefined])).toEqual([
+      ['bad', false],
+      ['good', true],
+      ['worse', false],
+    ]);
     expect(result.errors.map((error) => [error.code, error.jsonPath, error.serverName])).toEqual([
       ['INVALID_TYPE', 'mcpServers.bad.args', 'bad'],
       ['INVALID_TYPE', 'mcpServers.worse.command', 'worse'],
@@ -73,7 +89,9 @@ describe('parseSettingsText', () => {
   });
 
   it('ignores __proto__, constructor and prototype keys at every depth', () => {
-    const result = parse('{"mcpServers": {"__proto__": {"command": "evil"}, "constructor": {"command": "x"}, "a": {"command": "x", "env": {"__proto__": {"polluted": "yes"}, "prototype": "p"}}}}');
+    const result = parse(
+      '{"mcpServers": {"__proto__": {"command": "evil"}, "constructor": {"command": "x"}, "a": {"command": "x", "env": {"__proto__": {"polluted": "yes"}, "prototype": "p"}}}}',
+    );
     expect(result.servers.map((server) => server.name)).toEqual(['a']);
     expect(result.servers[0]?.config?.env).toEqual({});
     expect(Object.getPrototypeOf(result.servers[0]?.config?.env)).toBe(Object.prototype);

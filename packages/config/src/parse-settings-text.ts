@@ -58,7 +58,16 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
   const { filePath, scope } = options;
   const errors: ConfigError[] = [];
   const warnings: ConfigWarning[] = [];
-  const result = { scope, filePath, servers: [] as ParsedServerEntry[], allowed: undefined as string[] | undefined, excluded: undefined as string[] | undefined, invalidList: false, errors, warnings };
+  const result = {
+    scope,
+    filePath,
+    servers: [] as ParsedServerEntry[],
+    allowed: undefined as string[] | undefined,
+    excluded: undefined as string[] | undefined,
+    invalidList: false,
+    errors,
+    warnings,
+  };
   let document: JsoncDocument;
   try {
     document = parseJsoncDocument(options.text, filePath);
@@ -69,13 +78,25 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
   const root = document.root;
   if (root === undefined) return result;
   if (root.type !== 'object') {
-    errors.push(errorAtNode(document, root, { code: 'INVALID_TYPE', path: [], problem: 'a settings file must contain one JSON object, { ... }. Nothing was read from it.' }));
+    errors.push(
+      errorAtNode(document, root, {
+        code: 'INVALID_TYPE',
+        path: [],
+        problem: 'a settings file must contain one JSON object, { ... }. Nothing was read from it.',
+      }),
+    );
     return result;
   }
 
   const serversNode = findPropertyValue(root, 'mcpServers');
   if (serversNode !== undefined && serversNode.type !== 'object') {
-    errors.push(errorAtNode(document, serversNode, { code: 'INVALID_TYPE', path: ['mcpServers'], problem: 'must be an object whose keys are server names. No server was read from this file.' }));
+    errors.push(
+      errorAtNode(document, serversNode, {
+        code: 'INVALID_TYPE',
+        path: ['mcpServers'],
+        problem: 'must be an object whose keys are server names. No server was read from this file.',
+      }),
+    );
   } else if (serversNode !== undefined) {
     const byName = new Map<string, ParsedServerEntry>();
     for (const property of serversNode.children ?? []) {
@@ -83,14 +104,31 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
       if (keyNode === undefined || valueNode === undefined) continue;
       const name = String(keyNode.value);
       if (FORBIDDEN_KEYS.has(name)) {
-        warnings.push({ code: 'IGNORED_KEY', filePath, jsonPath: `mcpServers[${JSON.stringify(name)}]`, message: `${filePath}: "${name}" cannot be a server name and is ignored. Rename the entry.` });
+        warnings.push({
+          code: 'IGNORED_KEY',
+          filePath,
+          jsonPath: `mcpServers[${JSON.stringify(name)}]`,
+          message: `${filePath}: "${name}" cannot be a server name and is ignored. Rename the entry.`,
+        });
         continue;
       }
       if (byName.has(name)) {
-        warnings.push({ code: 'DUPLICATE_KEY', filePath, jsonPath: `mcpServers.${name}`, serverName: name, message: `${filePath}: the server "${name}" is defined more than once; the last definition is used. Remove the others.` });
+        warnings.push({
+          code: 'DUPLICATE_KEY',
+          filePath,
+          jsonPath: `mcpServers.${name}`,
+          serverName: name,
+          message: `${filePath}: the server "${name}" is defined more than once; the last definition is used. Remove the others.`,
+        });
       }
       if (name.trim() === '') {
-        errors.push(errorAtNode(document, keyNode, { code: 'INVALID_SERVER_NAME', path: ['mcpServers', name], problem: 'a server name cannot be empty. Give the entry a name; it was not loaded.' }));
+        errors.push(
+          errorAtNode(document, keyNode, {
+            code: 'INVALID_SERVER_NAME',
+            path: ['mcpServers', name],
+            problem: 'a server name cannot be empty. Give the entry a name; it was not loaded.',
+          }),
+        );
         continue;
       }
       const entry = validateServerEntry({ document, valueNode, serverName: name, env: options.env });
@@ -103,24 +141,44 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
 
   const mcpNode = findPropertyValue(root, 'mcp');
   if (mcpNode !== undefined && mcpNode.type !== 'object') {
-    errors.push(errorAtNode(document, mcpNode, { code: 'INVALID_TYPE', path: ['mcp'], problem: 'must be an object such as { "allowed": [...], "excluded": [...] }. Every server is blocked until it is fixed.' }));
+    errors.push(
+      errorAtNode(document, mcpNode, {
+        code: 'INVALID_TYPE',
+        path: ['mcp'],
+        problem: 'must be an object such as { "allowed": [...], "excluded": [...] }. Every server is blocked until it is fixed.',
+      }),
+    );
     result.invalidList = true;
     return result;
   }
-  for (const [field, legacy] of [['allowed', 'allowMCPServers'], ['excluded', 'excludeMCPServers']] as const) {
+  for (const [field, legacy] of [
+    ['allowed', 'allowMCPServers'],
+    ['excluded', 'excludeMCPServers'],
+  ] as const) {
     let node = findPropertyValue(mcpNode, field);
     let path = ['mcp', field];
     if (node === undefined) {
       node = findPropertyValue(root, legacy);
       path = [legacy];
       if (node !== undefined) {
-        warnings.push({ code: 'DEPRECATED_KEY', filePath, jsonPath: legacy, message: `${filePath}: "${legacy}" is the old name of "mcp.${field}"; it is used, but move it to "mcp.${field}".` });
+        warnings.push({
+          code: 'DEPRECATED_KEY',
+          filePath,
+          jsonPath: legacy,
+          message: `${filePath}: "${legacy}" is the old name of "mcp.${field}"; it is used, but move it to "mcp.${field}".`,
+        });
       }
     }
     if (node === undefined) continue;
     const list = readStringList(document, node, path, warnings);
     if (list === undefined) {
-      errors.push(errorAtNode(document, node, { code: 'INVALID_TYPE', path, problem: 'must be a list of server names, such as ["github"]. Every server is blocked until it is fixed.' }));
+      errors.push(
+        errorAtNode(document, node, {
+          code: 'INVALID_TYPE',
+          path,
+          problem: 'must be a list of server names, such as ["github"]. Every server is blocked until it is fixed.',
+        }),
+      );
       result.invalidList = true;
     } else {
       result[field] = list;

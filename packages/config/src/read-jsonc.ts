@@ -79,7 +79,8 @@ export function nodeToValue(node: Node, path: readonly JsonPathSegment[], contex
           warn(context, 'IGNORED_KEY', childPath, `The key "${key}" is never read from settings; remove it.`);
           continue;
         }
-        if (seen.has(key)) warn(context, 'DUPLICATE_KEY', childPath, `"${key}" appears more than once; the last one is used. Remove the others.`);
+        if (seen.has(key))
+          warn(context, 'DUPLICATE_KEY', childPath, `"${key}" appears more than once; the last one is used. Remove the others.`);
         seen.add(key);
         out[key] = nodeToValue(valueNode, childPath, context);
       }

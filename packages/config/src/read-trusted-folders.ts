@@ -26,7 +26,12 @@ export function parseTrustedFolders(text: string, filePath: string): { folders: 
   const root = parseJsoncDocument(text, filePath).root;
   if (root === undefined) return { folders, warnings };
   if (root.type !== 'object') {
-    warnings.push({ code: 'INVALID_TRUST_ENTRY', filePath, jsonPath: '', message: `${filePath}: the trusted-folders file must hold an object; no folder is trusted. Run "toolhost trust" again to rewrite it.` });
+    warnings.push({
+      code: 'INVALID_TRUST_ENTRY',
+      filePath,
+      jsonPath: '',
+      message: `${filePath}: the trusted-folders file must hold an object; no folder is trusted. Run "toolhost trust" again to rewrite it.`,
+    });
     return { folders, warnings };
   }
   for (const property of root.children ?? []) {

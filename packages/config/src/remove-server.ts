@@ -25,7 +25,8 @@ export interface RemoveServerResult {
 export async function removeServer(options: RemoveServerOptions): Promise<RemoveServerResult> {
   const filePath = getWritableSettingsFilePath(options.scope, options);
   return editTextFile(filePath, (text) => {
-    const edited = text === undefined ? { text, removed: 0 } : removeJsoncProperty(text, { objectPath: ['mcpServers'], key: options.name, filePath });
+    const edited =
+      text === undefined ? { text, removed: 0 } : removeJsoncProperty(text, { objectPath: ['mcpServers'], key: options.name, filePath });
     if (edited.removed === 0) {
       throw new ConfigError({
         code: 'SERVER_NOT_FOUND',

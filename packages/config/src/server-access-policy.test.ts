@@ -27,6 +27,9 @@ describe('createServerAccessPolicy', () => {
   });
 
   it('blocks everything when a list was malformed', () => {
-    expect(createServerAccessPolicy({ invalidListMessage: 'broken' }).getServerBlockReason('a')).toEqual({ code: 'INVALID_LIST', message: 'broken' });
+    expect(createServerAccessPolicy({ invalidListMessage: 'broken' }).getServerBlockReason('a')).toEqual({
+      code: 'INVALID_LIST',
+      message: 'broken',
+    });
   });
 });

@@ -65,9 +65,10 @@ export function createServerAccessPolicy(options: ServerAccessPolicyOptions = {}
     if (allowedSet !== undefined && !allowedSet.has(key)) {
       return {
         code: 'NOT_ALLOWED',
-        message: allowedSet.size === 0
-          ? `MCP server "${name}" is blocked: mcp.allowed is an empty list, which allows no server.`
-          : `MCP server "${name}" is blocked: it is not in the mcp.allowed setting.`,
+        message:
+          allowedSet.size === 0
+            ? `MCP server "${name}" is blocked: mcp.allowed is an empty list, which allows no server.`
+            : `MCP server "${name}" is blocked: it is not in the mcp.allowed setting.`,
       };
     }
     return undefined;

@@ -4,11 +4,7 @@ import { z } from 'zod';
 export const TRANSPORT_TYPES = ['stdio', 'sse', 'http'] as const;
 
 /** How a remote server is authenticated. */
-export const AUTH_PROVIDER_TYPES = [
-  'dynamic_discovery',
-  'google_credentials',
-  'service_account_impersonation',
-] as const;
+export const AUTH_PROVIDER_TYPES = ['dynamic_discovery', 'google_credentials', 'service_account_impersonation'] as const;
 
 /** Values of `oauth.grantType`. */
 export const OAUTH_GRANT_TYPES = ['authorization_code', 'client_credentials', 'enterprise_managed'] as const;

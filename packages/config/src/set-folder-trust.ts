@@ -37,7 +37,10 @@ export interface SetFolderTrustResult {
  */
 export async function setFolderTrust(options: SetFolderTrustOptions): Promise<SetFolderTrustResult> {
   const folder = await realFolderPath(options.folder);
-  const isFolder = await stat(folder).then((info) => info.isDirectory(), () => false);
+  const isFolder = await stat(folder).then(
+    (info) => info.isDirectory(),
+    () => false,
+  );
   if (!isFolder) {
     throw new ConfigError({
       code: 'FOLDER_NOT_FOUND',

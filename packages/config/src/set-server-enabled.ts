@@ -42,16 +42,18 @@ export async function setServerEnabled(options: SetServerEnabledOptions): Promis
     throw new ConfigError({
       code: 'SERVER_BLOCKED',
       serverName: server.name,
-      message: server.blockReason.code === 'UNTRUSTED_PROJECT'
-        ? server.blockReason.message
-        : `${server.blockReason.message} Change mcp.allowed or mcp.excluded before enabling it.`,
+      message:
+        server.blockReason.code === 'UNTRUSTED_PROJECT'
+          ? server.blockReason.message
+          : `${server.blockReason.message} Change mcp.allowed or mcp.excluded before enabling it.`,
     });
   }
   const filePath = settings.enablementFilePath;
   const key = normalizeServerName(server.name);
   const matches = (candidate: string): boolean => normalizeServerName(candidate) === key;
   return editTextFile(filePath, (text) => {
-    const cleared = text === undefined ? { text: undefined, removed: 0 } : removeJsoncProperty(text, { objectPath: [], key, filePath, matches });
+    const cleared =
+      text === undefined ? { text: undefined, removed: 0 } : removeJsoncProperty(text, { objectPath: [], key, filePath, matches });
     if (options.enabled) return { text: cleared.text, result: { name: server.name, filePath, changed: cleared.removed > 0 } };
     const written = setJsoncProperty(cleared.text ?? '', { objectPath: [], key, value: { enabled: false }, filePath });
     return { text: written.text, result: { name: server.name, filePath, changed: server.enabled } };

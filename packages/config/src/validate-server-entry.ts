@@ -46,10 +46,14 @@ export function validateServerEntry(options: {
   const raw = nodeToValue(valueNode, base, { filePath: document.filePath, warnings, serverName });
 
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    errors.push(errorAtNode(document, valueNode, {
-      code: 'INVALID_TYPE', path: base, serverName,
-      problem: `must be an object such as { "command": "npx", "args": [] }, not ${describe(raw)}. The server "${serverName}" was not loaded.`,
-    }));
+    errors.push(
+      errorAtNode(document, valueNode, {
+        code: 'INVALID_TYPE',
+        path: base,
+        serverName,
+        problem: `must be an object such as { "command": "npx", "args": [] }, not ${describe(raw)}. The server "${serverName}" was not loaded.`,
+      }),
+    );
     return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
   const entry = raw as Record<string, unknown>;
@@ -59,7 +63,8 @@ export function validateServerEntry(options: {
   const oauth = entry['oauth'];
   if (oauth !== null && typeof oauth === 'object' && !Array.isArray(oauth)) {
     for (const key of Object.keys(oauth)) {
-      if (!OAUTH_FIELDS.has(key)) warn('UNKNOWN_FIELD', [...base, 'oauth', key], `unknown OAuth field "${key}" is ignored. Check its spelling.`);
+      if (!OAUTH_FIELDS.has(key))
+        warn('UNKNOWN_FIELD', [...base, 'oauth', key], `unknown OAuth field "${key}" is ignored. Check its spelling.`);
     }
   }
 
@@ -70,16 +75,24 @@ export function validateServerEntry(options: {
   }
   const config = parsed.data;
   if (!config.command && !config.url && !config.httpUrl) {
-    errors.push(errorAtNode(document, valueNode, {
-      code: 'MISSING_TRANSPORT', path: base, serverName,
-      problem: `the server "${serverName}" has none of "command", "url" or "httpUrl", so there is nothing to start or connect to. Add one of them; the server was not loaded.`,
-    }));
+    errors.push(
+      errorAtNode(document, valueNode, {
+        code: 'MISSING_TRANSPORT',
+        path: base,
+        serverName,
+        problem: `the server "${serverName}" has none of "command", "url" or "httpUrl", so there is nothing to start or connect to. Add one of them; the server was not loaded.`,
+      }),
+    );
     return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
   const used = config.httpUrl ? 'httpUrl' : config.url ? 'url' : 'command';
   const ignored = (['httpUrl', 'url', 'command'] as const).filter((key) => key !== used && config[key]);
   if (ignored.length > 0) {
-    warn('CONFLICTING_TRANSPORT', base, `"${used}" is used and ${ignored.map((key) => `"${key}"`).join(' and ')} ignored. Keep only one of them.`);
+    warn(
+      'CONFLICTING_TRANSPORT',
+      base,
+      `"${used}" is used and ${ignored.map((key) => `"${key}"`).join(' and ')} ignored. Keep only one of them.`,
+    );
   }
   return { config: expandEntry(config, base, env, warn), configAsWritten: config, errors, warnings };
 }
@@ -93,7 +106,11 @@ function expandEntry(
   const out: McpServerConfig = { ...config };
   const expand = (value: string, path: JsonPathSegment[]): string =>
     expandString(value, env, (name) =>
-      warn('UNSET_ENV_VAR', path, `the environment variable "${name}" is not set and has no default, so it became an empty string. Set it, or write \${${name}:-default}.`),
+      warn(
+        'UNSET_ENV_VAR',
+        path,
+        `the environment variable "${name}" is not set and has no default, so it became an empty string. Set it, or write \${${name}:-default}.`,
+      ),
     );
   for (const field of EXPANDED_STRING_FIELDS) {
     const value = out[field];

@@ -95,7 +95,14 @@ export function fromAllowListDocument(document: unknown): AllowList {
     servers.set(entry['serverName'], { serverName: entry['serverName'], ...identity, approvedAt: entry['approvedAt'], tools: pins });
   }
   for (const entry of Array.isArray(document['tools']) ? document['tools'] : []) {
-    if (!isRecord(entry) || typeof entry['serverName'] !== 'string' || typeof entry['toolName'] !== 'string' || !isPinned(entry) || typeof entry['approvedAt'] !== 'string') continue;
+    if (
+      !isRecord(entry) ||
+      typeof entry['serverName'] !== 'string' ||
+      typeof entry['toolName'] !== 'string' ||
+      !isPinned(entry) ||
+      typeof entry['approvedAt'] !== 'string'
+    )
+      continue;
     const identity = typeof entry['serverIdentity'] === 'string' ? { serverIdentity: entry['serverIdentity'] } : {};
     tools.set(toolKey(entry['serverName'], entry['toolName']), {
       serverName: entry['serverName'],

@@ -41,14 +41,25 @@ export function applyConfirmationOutcome(allowList: AllowList, outcome: Confirma
   const tools = new Map(allowList.tools);
   const existingTool = tools.get(key);
   if (outcome === 'proceed_always_tool' || existingTool !== undefined) {
-    const approval: ToolApproval = { serverName: target.serverName, toolName: target.toolName, ...identity, ...pin, approvedAt: target.approvedAt };
+    const approval: ToolApproval = {
+      serverName: target.serverName,
+      toolName: target.toolName,
+      ...identity,
+      ...pin,
+      approvedAt: target.approvedAt,
+    };
     tools.set(key, approval);
   }
   if (outcome === 'proceed_always_tool') return { servers: allowList.servers, tools };
   const servers = new Map(allowList.servers);
   const existing = servers.get(target.serverName);
   const keepPins = existing !== undefined && (existing.serverIdentity === undefined || existing.serverIdentity === target.serverIdentity);
-  const base: ServerApproval = { serverName: target.serverName, ...identity, approvedAt: target.approvedAt, tools: keepPins ? existing.tools : new Map() };
+  const base: ServerApproval = {
+    serverName: target.serverName,
+    ...identity,
+    approvedAt: target.approvedAt,
+    tools: keepPins ? existing.tools : new Map(),
+  };
   servers.set(target.serverName, withPin(base, target.toolName, pin));
   return { servers, tools };
 }
@@ -58,7 +69,10 @@ export function pinToolUnderServer(allowList: AllowList, target: Omit<OutcomeTar
   const server = allowList.servers.get(target.serverName);
   if (server === undefined) return allowList;
   const servers = new Map(allowList.servers);
-  servers.set(target.serverName, withPin(server, target.toolName, { definitionHash: target.definitionHash, definition: target.definition }));
+  servers.set(
+    target.serverName,
+    withPin(server, target.toolName, { definitionHash: target.definitionHash, definition: target.definition }),
+  );
   return { servers, tools: allowList.tools };
 }
 

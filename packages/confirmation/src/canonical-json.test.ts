@@ -22,12 +22,24 @@ describe('canonicalJson', () => {
 });
 
 describe('hashToolDefinition', () => {
-  const tool = { name: 'create_issue', description: 'Create an issue', inputSchema: { type: 'object', properties: { title: { type: 'string' } } }, annotations: { readOnlyHint: false } };
+  const tool = {
+    name: 'create_issue',
+    description: 'Create an issue',
+    inputSchema: { type: 'object', properties: { title: { type: 'string' } } },
+    annotations: { readOnlyHint: false },
+  };
 
   it('is a stable sha256 of the whole definition, independent of key order', async () => {
     const hash = await hashToolDefinition(tool);
     expect(hash).toMatch(/^sha256:[0-9a-f]{64}$/);
-    expect(await hashToolDefinition({ annotations: { readOnlyHint: false }, inputSchema: { properties: { title: { type: 'string' } }, type: 'object' }, description: 'Create an issue', name: 'create_issue' })).toBe(hash);
+    expect(
+      await hashToolDefinition({
+        annotations: { readOnlyHint: false },
+        inputSchema: { properties: { title: { type: 'string' } }, type: 'object' },
+        description: 'Create an issue',
+        name: 'create_issue',
+      }),
+    ).toBe(hash);
   });
 
   it.each([

@@ -7,7 +7,11 @@ const createIssue: ToolDefinition = {
   description: 'Create a GitHub issue.',
   inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
 };
-const deleteRepo: ToolDefinition = { name: 'delete_repo', description: 'Delete a repository.', inputSchema: { type: 'object', properties: {} } };
+const deleteRepo: ToolDefinition = {
+  name: 'delete_repo',
+  description: 'Delete a repository.',
+  inputSchema: { type: 'object', properties: {} },
+};
 const subject = (overrides: Partial<ToolCallSubject> = {}): ToolCallSubject => ({
   toolCallId: 'call-1',
   serverName: 'github',
@@ -111,9 +115,18 @@ describe('ConfirmationPolicy', () => {
 
   it('trust, host policy allow and configured allow-list entries answer synchronously', () => {
     expect(new ConfirmationPolicy().authorize(subject({ trust: true }))).toEqual({ status: 'allowed', reason: 'trusted' });
-    expect(new ConfirmationPolicy({ hostPolicy: () => 'allow' }).authorize(subject())).toEqual({ status: 'allowed', reason: 'host-policy' });
-    expect(new ConfirmationPolicy({ allowList: ['github'] }).authorize(subject())).toEqual({ status: 'allowed', reason: 'configured-allow-list' });
-    expect(new ConfirmationPolicy({ allowList: ['github.create_issue'] }).authorize(subject())).toEqual({ status: 'allowed', reason: 'configured-allow-list' });
+    expect(new ConfirmationPolicy({ hostPolicy: () => 'allow' }).authorize(subject())).toEqual({
+      status: 'allowed',
+      reason: 'host-policy',
+    });
+    expect(new ConfirmationPolicy({ allowList: ['github'] }).authorize(subject())).toEqual({
+      status: 'allowed',
+      reason: 'configured-allow-list',
+    });
+    expect(new ConfirmationPolicy({ allowList: ['github.create_issue'] }).authorize(subject())).toEqual({
+      status: 'allowed',
+      reason: 'configured-allow-list',
+    });
   });
 
   it('configured allow-list entries for other tools or servers do not allow', async () => {
@@ -180,7 +193,9 @@ describe('ConfirmationPolicy', () => {
       expect(allowed(await ui.decide(subject({ tool: poisoned })))).toBe(true);
       const request = ui.requests[1]!;
       expect(request.reason).toBe('definition-changed');
-      expect(request.changes).toEqual([{ field: 'description', kind: 'changed', before: createIssue.description, after: poisoned.description, details: [] }]);
+      expect(request.changes).toEqual([
+        { field: 'description', kind: 'changed', before: createIssue.description, after: poisoned.description, details: [] },
+      ]);
       expect(request.changeSummary).toContain('- old: "Create a GitHub issue."');
       expect(await ui.decide(subject({ tool: poisoned }))).toEqual({ status: 'allowed', reason: 'allow-list-tool' });
       expect(ui.requests).toHaveLength(2);
@@ -215,7 +230,10 @@ describe('ConfirmationPolicy', () => {
       const ui = scripted(policy, 'proceed_always_server', 'cancel');
       await ui.decide(subject({ serverIdentity: 'stdio:npx @modelcontextprotocol/server-github' }));
       expect(allowed(await ui.decide(subject({ serverIdentity: 'stdio:npx evil-server' })))).toBe(false);
-      expect(ui.requests[1]).toMatchObject({ reason: 'server-changed', previousServerIdentity: 'stdio:npx @modelcontextprotocol/server-github' });
+      expect(ui.requests[1]).toMatchObject({
+        reason: 'server-changed',
+        previousServerIdentity: 'stdio:npx @modelcontextprotocol/server-github',
+      });
     });
   });
 

@@ -179,7 +179,9 @@ export class ConfirmationPolicy {
     if (verdict.status === 'approved') {
       const allowed: Authorization = { status: 'allowed', reason: verdict.scope === 'tool' ? 'allow-list-tool' : 'allow-list-server' };
       if (!verdict.pinMissing) return allowed;
-      return this.#update((list) => pinToolUnderServer(list, { serverName, toolName: tool.name, definition: tool, definitionHash })).then(() => allowed);
+      return this.#update((list) => pinToolUnderServer(list, { serverName, toolName: tool.name, definition: tool, definitionHash })).then(
+        () => allowed,
+      );
     }
     const request = buildConfirmationRequest(subject, requestContext(verdict, tool));
     const interactive = this.#options.interactive ?? true;

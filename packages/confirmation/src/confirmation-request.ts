@@ -1,9 +1,4 @@
-import {
-  CONFIRMATION_OPTIONS,
-  type ConfirmationReason,
-  type ConfirmationRequest,
-  type ToolDefinitionChange,
-} from '@toolhost/contract';
+import { CONFIRMATION_OPTIONS, type ConfirmationReason, type ConfirmationRequest, type ToolDefinitionChange } from '@toolhost/contract';
 import { formatToolDefinitionChanges } from './diff-tool-definitions.js';
 import type { ToolDefinition } from './tool-definition.js';
 

@@ -2,7 +2,6 @@ import type { ToolDefinitionChange } from '@toolhost/contract';
 import { canonicalJson } from './canonical-json.js';
 import type { ToolDefinition } from './tool-definition.js';
 
-
 const ORDER = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', '_meta'];
 const LIMIT = 2000;
 
@@ -54,8 +53,19 @@ export function diffToolDefinitions(previous: ToolDefinition, current: ToolDefin
     const after = current[field];
     if (canonicalJson(before) === canonicalJson(after)) continue;
     const kind = before === undefined ? 'added' : after === undefined ? 'removed' : 'changed';
-    const details = field === 'inputSchema' || field === 'outputSchema' ? schemaDetails(before, after) : field === 'annotations' || field === '_meta' ? recordDetails(before, after) : [];
-    changes.push({ field, kind, ...(before === undefined ? {} : { before: show(before) }), ...(after === undefined ? {} : { after: show(after) }), details });
+    const details =
+      field === 'inputSchema' || field === 'outputSchema'
+        ? schemaDetails(before, after)
+        : field === 'annotations' || field === '_meta'
+          ? recordDetails(before, after)
+          : [];
+    changes.push({
+      field,
+      kind,
+      ...(before === undefined ? {} : { before: show(before) }),
+      ...(after === undefined ? {} : { after: show(after) }),
+      details,
+    });
   }
   return changes;
 }

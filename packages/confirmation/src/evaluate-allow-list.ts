@@ -24,7 +24,8 @@ export type AllowListVerdict =
   /** Not on the allow-list. */
   | { readonly status: 'not-listed' };
 
-const identityChanged = (stored: string | undefined, current: string | undefined) => stored !== undefined && current !== undefined && stored !== current;
+const identityChanged = (stored: string | undefined, current: string | undefined) =>
+  stored !== undefined && current !== undefined && stored !== current;
 
 /**
  * Look a call up in the allow-list. A tool-level approval is checked first, and a stale one
@@ -35,13 +36,15 @@ const identityChanged = (stored: string | undefined, current: string | undefined
 export function evaluateAllowList(allowList: AllowList, query: AllowListQuery): AllowListVerdict {
   const tool = allowList.tools.get(toolKey(query.serverName, query.toolName));
   if (tool !== undefined) {
-    if (identityChanged(tool.serverIdentity, query.serverIdentity)) return { status: 'server-changed', scope: 'tool', previousIdentity: tool.serverIdentity! };
+    if (identityChanged(tool.serverIdentity, query.serverIdentity))
+      return { status: 'server-changed', scope: 'tool', previousIdentity: tool.serverIdentity! };
     if (tool.definitionHash !== query.definitionHash) return { status: 'definition-changed', scope: 'tool', previous: tool };
     return { status: 'approved', scope: 'tool', pinMissing: false };
   }
   const server = allowList.servers.get(query.serverName);
   if (server === undefined) return { status: 'not-listed' };
-  if (identityChanged(server.serverIdentity, query.serverIdentity)) return { status: 'server-changed', scope: 'server', previousIdentity: server.serverIdentity! };
+  if (identityChanged(server.serverIdentity, query.serverIdentity))
+    return { status: 'server-changed', scope: 'server', previousIdentity: server.serverIdentity! };
   const pinned = server.tools.get(query.toolName);
   if (pinned === undefined) return { status: 'approved', scope: 'server', pinMissing: true };
   if (pinned.definitionHash !== query.definitionHash) return { status: 'definition-changed', scope: 'server', previous: pinned };

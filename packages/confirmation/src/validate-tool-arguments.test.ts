@@ -4,11 +4,18 @@ import { validateToolArguments } from './index.js';
 const inputSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   type: 'object',
-  properties: { owner: { type: 'string' }, count: { type: 'integer', minimum: 1 }, state: { type: 'string', enum: ['open', 'closed'] }, when: { type: 'string', format: 'date-time' }, odd: { type: 'string', format: 'made-up-format' } },
+  properties: {
+    owner: { type: 'string' },
+    count: { type: 'integer', minimum: 1 },
+    state: { type: 'string', enum: ['open', 'closed'] },
+    when: { type: 'string', format: 'date-time' },
+    odd: { type: 'string', format: 'made-up-format' },
+  },
   required: ['owner'],
   additionalProperties: false,
 };
-const run = (args: unknown, schema: unknown = inputSchema) => validateToolArguments({ serverName: 'github', toolName: 'list_issues', inputSchema: schema, arguments: args });
+const run = (args: unknown, schema: unknown = inputSchema) =>
+  validateToolArguments({ serverName: 'github', toolName: 'list_issues', inputSchema: schema, arguments: args });
 
 describe('validateToolArguments', () => {
   it('accepts valid arguments, ignoring unknown formats', () => {
@@ -38,7 +45,14 @@ describe('validateToolArguments', () => {
   });
 
   it('uses draft 2020-12 when the schema says so, and supports recursive $ref', () => {
-    const schema = { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { node: { $ref: '#/$defs/Node' } }, $defs: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false } } };
+    const schema = {
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      type: 'object',
+      properties: { node: { $ref: '#/$defs/Node' } },
+      $defs: {
+        Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, additionalProperties: false },
+      },
+    };
     expect(run({ node: { kids: [{ kids: [] }] } }, schema)).toEqual({ valid: true });
     expect(run({ node: { kids: [{ bad: 1 }] } }, schema).valid).toBe(false);
   });

@@ -34,7 +34,8 @@ function describe(error: ErrorObject): ArgumentIssue {
   let message = error.message ?? 'is invalid';
   const params = error.params as Record<string, unknown>;
   if (error.keyword === 'additionalProperties') message += ` ('${String(params['additionalProperty'])}')`;
-  if (error.keyword === 'enum' && Array.isArray(params['allowedValues'])) message += ` (${params['allowedValues'].map((v) => JSON.stringify(v)).join(', ')})`;
+  if (error.keyword === 'enum' && Array.isArray(params['allowedValues']))
+    message += ` (${params['allowedValues'].map((v) => JSON.stringify(v)).join(', ')})`;
   return { path, message };
 }
 
@@ -96,7 +97,16 @@ export class ToolArgumentValidator {
     }
     const list = issues.map((issue) => `params${issue.path} ${issue.message}`).join('; ');
     const message = `Invalid arguments for tool '${options.toolName}' (MCP server '${options.serverName}'): ${list}. The tool was not called; fix the arguments and call it again.`;
-    return { valid: false, error: new ConfirmationError({ code: 'INVALID_TOOL_ARGUMENTS', message, serverName: options.serverName, toolName: options.toolName, issues }) };
+    return {
+      valid: false,
+      error: new ConfirmationError({
+        code: 'INVALID_TOOL_ARGUMENTS',
+        message,
+        serverName: options.serverName,
+        toolName: options.toolName,
+        issues,
+      }),
+    };
   }
 }
 

@@ -75,7 +75,12 @@ export function mapCallToolResult(result: CallToolResultLike | null | undefined,
       const text = typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult);
       return finish([untrusted(text ?? '')], [], [sanitizeDisplayText(text ?? '')], [], flaggedError);
     }
-    if (isRecord(result) && result.content === undefined && structuredContent !== undefined && options.structuredContentToModel !== 'never') {
+    if (
+      isRecord(result) &&
+      result.content === undefined &&
+      structuredContent !== undefined &&
+      options.structuredContentToModel !== 'never'
+    ) {
       return finish([untrusted(JSON.stringify(structuredContent))], [], ['[Structured content]'], [], flaggedError);
     }
     return {
@@ -121,7 +126,10 @@ export function mapCallToolResult(result: CallToolResultLike | null | undefined,
         serverText = true;
       } else if (typeof resource['blob'] === 'string') {
         const mimeType = nonEmpty(resource['mimeType']) ? resource['mimeType'] : 'application/octet-stream';
-        addMedia({ type: 'inlineData', mimeType, data: resource['blob'], source: 'resource', ...(uri ? { uri } : {}) }, 'embedded resource');
+        addMedia(
+          { type: 'inlineData', mimeType, data: resource['blob'], source: 'resource', ...(uri ? { uri } : {}) },
+          'embedded resource',
+        );
         display.push(`[Embedded Resource: ${sanitizeDisplayText(nonEmpty(resource['mimeType']) ? resource['mimeType'] : 'unknown type')}]`);
       } else {
         skippedTypes.push(type);
@@ -143,7 +151,13 @@ export function mapCallToolResult(result: CallToolResultLike | null | undefined,
   }
   return finish(texts, media, display, skippedTypes, flaggedError);
 
-  function finish(textLines: string[], mediaParts: InlineDataPart[], displayLines: string[], skipped: string[], isError: boolean): MappedToolResult {
+  function finish(
+    textLines: string[],
+    mediaParts: InlineDataPart[],
+    displayLines: string[],
+    skipped: string[],
+    isError: boolean,
+  ): MappedToolResult {
     if (isError) textLines.unshift(`[MCP tool '${toolName}' reported an error]`);
     if (textLines.length === 0 && mediaParts.length === 0) textLines.push(`[MCP tool '${toolName}' returned no content]`);
     const llmParts: ContentPart[] = textLines.length > 0 ? [{ type: 'text', text: textLines.join('\n') }, ...mediaParts] : [...mediaParts];

@@ -33,8 +33,16 @@ export interface ConfirmationOption {
 /** The choices offered for an MCP tool, in the order of the seeds' dialog. */
 export const CONFIRMATION_OPTIONS: readonly ConfirmationOption[] = Object.freeze([
   Object.freeze({ id: 'proceed_once', name: 'Allow once', description: 'Run this call only.' }),
-  Object.freeze({ id: 'proceed_always_tool', name: 'Always allow this tool', description: 'Run it now and whenever it is called again with the same definition.' }),
-  Object.freeze({ id: 'proceed_always_server', name: 'Always allow this server', description: 'Run every tool of this server without asking.' }),
+  Object.freeze({
+    id: 'proceed_always_tool',
+    name: 'Always allow this tool',
+    description: 'Run it now and whenever it is called again with the same definition.',
+  }),
+  Object.freeze({
+    id: 'proceed_always_server',
+    name: 'Always allow this server',
+    description: 'Run every tool of this server without asking.',
+  }),
   Object.freeze({ id: 'cancel', name: 'Cancel', description: 'Do not run the tool.' }),
 ] as const);
 

@@ -93,7 +93,8 @@ export const ERROR_CODES = {
   /** No connected server lists this resource. */
   RESOURCE_NOT_FOUND: 'No connected server lists this resource.',
   /** The model's arguments do not match the tool's input schema; the server was not called. */
-  INVALID_TOOL_ARGUMENTS: "The model's arguments do not match the tool's input schema (or are not a JSON object); the server was not called.",
+  INVALID_TOOL_ARGUMENTS:
+    "The model's arguments do not match the tool's input schema (or are not a JSON object); the server was not called.",
   /** The tool ran and reported `isError: true`. */
   TOOL_REPORTED_ERROR: 'The tool ran and reported an error (`isError: true`).',
   /** A slash command line could not be parsed. */
@@ -113,7 +114,8 @@ export const ERROR_CODES = {
   /** The host's policy refused the call. */
   DENIED_BY_POLICY: "The host's policy refused the call.",
   /** The `confirm` hook answered with something that is not one of the offered options. */
-  INVALID_CONFIRMATION_ANSWER: 'The `confirm` hook answered with something that is not one of the offered options (an option id or option object).',
+  INVALID_CONFIRMATION_ANSWER:
+    'The `confirm` hook answered with something that is not one of the offered options (an option id or option object).',
   /** The `confirm` hook threw or rejected. */
   CONFIRMATION_FAILED: 'The `confirm` hook threw or rejected; `cause` is what it threw.',
   /** A store (approvals, tokens) could not be read or written. */

@@ -67,7 +67,12 @@ describe('blocked servers', () => {
     await writeFile(join(project, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { cloned: markingEntry(marker) } }));
     const settings = await loadSettings({ homeDir: home, projectDir: project, env: {} });
     const manager = new McpServerManager({
-      servers: settings.servers.map((server) => ({ name: server.name, config: server.config, blockedReason: server.blockReason?.message, disabled: !server.enabled })),
+      servers: settings.servers.map((server) => ({
+        name: server.name,
+        config: server.config,
+        blockedReason: server.blockReason?.message,
+        disabled: !server.enabled,
+      })),
     });
     managers.push(manager);
     const [snapshot] = await manager.discoverAll();

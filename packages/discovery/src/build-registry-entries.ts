@@ -1,12 +1,7 @@
 import type { ToolNamePolicy } from '@toolhost/contract';
 import { assignToolNames } from '@toolhost/schema-sanitizer';
 import type { ServerOfferings } from './discover-server.js';
-import type {
-  RegisteredPrompt,
-  RegisteredResource,
-  RegisteredResourceTemplate,
-  RegisteredTool,
-} from './manager-types.js';
+import type { RegisteredPrompt, RegisteredResource, RegisteredResourceTemplate, RegisteredTool } from './manager-types.js';
 
 /** What one connected server offers, in settings order. */
 export interface ConnectedOfferings {
@@ -43,9 +38,7 @@ export interface NamingOptions {
  */
 export function buildRegistryEntries(servers: readonly ConnectedOfferings[], options: NamingOptions = {}): RegistryEntries {
   const entries: RegistryEntries = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
-  const tools = servers.flatMap(({ serverName, offerings }) =>
-    uniqueByName(offerings.tools).map((tool) => ({ serverName, tool })),
-  );
+  const tools = servers.flatMap(({ serverName, offerings }) => uniqueByName(offerings.tools).map((tool) => ({ serverName, tool })));
   const toolNames = assignToolNames(
     tools.map(({ serverName, tool }) => ({ serverName, toolName: tool.name })),
     { reservedNames: options.reservedNames ?? [], ...(options.policy ? { policy: options.policy } : {}) },
@@ -54,9 +47,7 @@ export function buildRegistryEntries(servers: readonly ConnectedOfferings[], opt
     const registeredName = toolNames[index]?.registeredName ?? tool.name;
     entries.tools.push({ registeredName, serverName, originalName: tool.name, tool });
   });
-  const prompts = servers.flatMap(({ serverName, offerings }) =>
-    uniqueByName(offerings.prompts).map((prompt) => ({ serverName, prompt })),
-  );
+  const prompts = servers.flatMap(({ serverName, offerings }) => uniqueByName(offerings.prompts).map((prompt) => ({ serverName, prompt })));
   const promptNames = assignToolNames(prompts.map(({ serverName, prompt }) => ({ serverName, toolName: prompt.name }))).names;
   prompts.forEach(({ serverName, prompt }, index) => {
     const registeredName = promptNames[index]?.registeredName ?? prompt.name;

@@ -18,7 +18,6 @@ async function stats(): Promise<{ started: number; completed: number; cancelled:
 }
 
 describe('callTool', () => {
-
   it('passes the abort signal to the SDK so the server receives notifications/cancelled', async () => {
     const before = await stats();
     const controller = new AbortController();

@@ -67,11 +67,7 @@ async function readList<T>(
 interface ListReader<K extends OfferingKind> {
   capability: 'tools' | 'prompts' | 'resources';
   method: string;
-  page: (
-    client: Client,
-    params: { cursor?: string },
-    request: RequestOptions,
-  ) => Promise<ListPage<ServerOfferings[K][number]>>;
+  page: (client: Client, params: { cursor?: string }, request: RequestOptions) => Promise<ListPage<ServerOfferings[K][number]>>;
 }
 
 const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
@@ -131,9 +127,7 @@ export async function discoverServer(options: DiscoverServerOptions): Promise<Pa
   const readKind = async <K extends OfferingKind>(kind: K): Promise<void> => {
     const reader: ListReader<K> = LIST_READERS[kind];
     const items = capabilities[reader.capability]
-      ? await readList(options, reader.method, (cursor) =>
-          reader.page(client, cursor === undefined ? {} : { cursor }, request),
-        )
+      ? await readList(options, reader.method, (cursor) => reader.page(client, cursor === undefined ? {} : { cursor }, request))
       : [];
     result[kind] = (
       kind === 'tools' ? (items as Tool[]).filter((tool) => isToolEnabled(tool.name, options.filter)) : items

@@ -50,9 +50,7 @@ describe('listAllPages', () => {
 describe('reconnectDelay', () => {
   it('grows exponentially, is capped, and jitter only takes up to 20% off', () => {
     const options = resolveReconnectOptions({ initialDelayMs: 100, maxDelayMs: 1000 });
-    expect([1, 2, 3, 4, 5, 10].map((attempt) => reconnectDelay(attempt, options, () => 0))).toEqual([
-      100, 200, 400, 800, 1000, 1000,
-    ]);
+    expect([1, 2, 3, 4, 5, 10].map((attempt) => reconnectDelay(attempt, options, () => 0))).toEqual([100, 200, 400, 800, 1000, 1000]);
     expect(reconnectDelay(3, options, () => 1)).toBe(320);
     expect(resolveReconnectOptions(undefined)).toEqual({ maxAttempts: 5, initialDelayMs: 1000, maxDelayMs: 30_000 });
   });

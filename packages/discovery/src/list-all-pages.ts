@@ -40,7 +40,8 @@ export async function listAllPages<T>(options: ListAllPagesOptions<T>): Promise<
     if (seen.has(result.nextCursor)) {
       throw new DiscoveryError({
         code: 'PAGINATION_CURSOR_REPEATED',
-        message: `MCP server '${options.serverName}' returned the cursor ${JSON.stringify(result.nextCursor)} twice for ${options.method}; ` +
+        message:
+          `MCP server '${options.serverName}' returned the cursor ${JSON.stringify(result.nextCursor)} twice for ${options.method}; ` +
           'stopped reading instead of looping. The server has a pagination bug; report it to its maintainer.',
         serverName: options.serverName,
         method: options.method,
@@ -49,7 +50,8 @@ export async function listAllPages<T>(options: ListAllPagesOptions<T>): Promise<
     if (page >= maxPages) {
       throw new DiscoveryError({
         code: 'PAGINATION_LIMIT_EXCEEDED',
-        message: `MCP server '${options.serverName}' returned more than ${maxPages} pages for ${options.method}; ` +
+        message:
+          `MCP server '${options.serverName}' returned more than ${maxPages} pages for ${options.method}; ` +
           'stopped reading. Raise the maxPages option if the server really has that many.',
         serverName: options.serverName,
         method: options.method,

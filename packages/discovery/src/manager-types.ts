@@ -1,12 +1,5 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type {
-  Implementation,
-  Prompt,
-  Resource,
-  ResourceTemplate,
-  ServerCapabilities,
-  Tool,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig } from '@toolhost/config';
 import type { ToolNamePolicy } from '@toolhost/contract';
 import type { TransportOptions } from './connect-client.js';

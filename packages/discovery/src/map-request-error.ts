@@ -21,7 +21,11 @@ export function mapRequestError(error: unknown, subject: RequestSubject): Discov
   const { serverName, description, toolName } = subject;
   const base = { serverName, toolName, cause: error };
   if (subject.signal?.aborted) {
-    return new DiscoveryError({ code: 'CANCELLED', message: `The request for ${description} of MCP server '${serverName}' was cancelled.`, ...base });
+    return new DiscoveryError({
+      code: 'CANCELLED',
+      message: `The request for ${description} of MCP server '${serverName}' was cancelled.`,
+      ...base,
+    });
   }
   if (error instanceof McpError) {
     const mcpCode = error.code;
@@ -52,5 +56,9 @@ export function mapRequestError(error: unknown, subject: RequestSubject): Discov
     });
   }
   const message = error instanceof Error ? error.message : String(error);
-  return new DiscoveryError({ code: 'REQUEST_FAILED', message: `The request for ${description} of MCP server '${serverName}' failed: ${message}`, ...base });
+  return new DiscoveryError({
+    code: 'REQUEST_FAILED',
+    message: `The request for ${description} of MCP server '${serverName}' failed: ${message}`,
+    ...base,
+  });
 }

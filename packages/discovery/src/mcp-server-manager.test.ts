@@ -80,10 +80,7 @@ describe('McpServerManager discovery', () => {
     });
     await manager.discoverAll();
     expect(manager.getDiscoveryState()).toBe(DiscoveryState.COMPLETED);
-    expect(manager.listServers().map((server) => server.status)).toEqual([
-      McpServerStatus.DISABLED,
-      McpServerStatus.BLOCKED,
-    ]);
+    expect(manager.listServers().map((server) => server.status)).toEqual([McpServerStatus.DISABLED, McpServerStatus.BLOCKED]);
   });
 
   it('disconnects a server that offers nothing, with a reason saying so', async () => {
@@ -114,7 +111,12 @@ describe('McpServerManager discovery', () => {
     });
     const [snapshot] = await manager.discoverAll();
     expect(snapshot?.tools.map((tool) => tool.name).sort()).toEqual(['add', 'echo']);
-    expect(manager.tools.list().map((tool) => tool.registeredName).sort()).toEqual(['add', 'echo']);
+    expect(
+      manager.tools
+        .list()
+        .map((tool) => tool.registeredName)
+        .sort(),
+    ).toEqual(['add', 'echo']);
   });
 
   it('close() closes every client and leaves no child process behind', async () => {

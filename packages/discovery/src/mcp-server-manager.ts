@@ -149,11 +149,7 @@ export class McpServerManager {
    *
    * @param registeredName the name from {@link McpServerManager.tools}
    */
-  async callTool(
-    registeredName: string,
-    args: Record<string, unknown> | undefined,
-    options: CallOptions = {},
-  ): Promise<CallToolResult> {
+  async callTool(registeredName: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     const entry = this.#lookup(this.#registries.tools, registeredName, 'tool');
     const { state, session } = this.#connected(entry.serverName, `tool '${entry.originalName}'`);
     return session.callTool(entry.originalName, args, { ...options, timeout: this.#timeout(state, options) });
@@ -197,7 +193,11 @@ export class McpServerManager {
     if (this.#closed) throw this.#closedError();
     const state = this.#states.get(name);
     if (!state) {
-      throw new DiscoveryError({ code: 'SERVER_NOT_FOUND', message: `No MCP server is configured with the name '${name}'.`, serverName: name });
+      throw new DiscoveryError({
+        code: 'SERVER_NOT_FOUND',
+        message: `No MCP server is configured with the name '${name}'.`,
+        serverName: name,
+      });
     }
     if (state.definition.disabled || state.definition.blockedReason !== undefined) return state.snapshot();
     await this.#connector.disconnect(state);

@@ -42,17 +42,17 @@ export interface ProbeResult {
  * Try a real connection to one server with a short timeout (for `toolhost mcp list`), then
  * close it. A failing `ping` after the handshake is ignored: some servers do not implement it.
  */
-export async function probeServer(
-  name: string,
-  config: McpServerConfig,
-  options: ProbeServerOptions = {},
-): Promise<ProbeResult> {
+export async function probeServer(name: string, config: McpServerConfig, options: ProbeServerOptions = {}): Promise<ProbeResult> {
   const started = Date.now();
   const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
   const abort = new AbortController();
   const timer = setTimeout(() => {
     abort.abort(
-      new DiscoveryError({ code: 'DISCOVERY_TIMEOUT', message: `MCP server '${name}' did not answer within ${timeoutMs} ms.`, serverName: name }),
+      new DiscoveryError({
+        code: 'DISCOVERY_TIMEOUT',
+        message: `MCP server '${name}' did not answer within ${timeoutMs} ms.`,
+        serverName: name,
+      }),
     );
   }, timeoutMs);
   let session: ServerSession | undefined;

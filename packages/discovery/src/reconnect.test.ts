@@ -68,8 +68,7 @@ describe('a server that goes away', () => {
     await manager.discoverAll();
     const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === 'RECONNECT_GAVE_UP', 20_000);
     for (let crash = 1; crash <= 3; crash++) {
-      const reconnected =
-        crash < 3 ? nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED) : undefined;
+      const reconnected = crash < 3 ? nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED) : undefined;
       await manager.callTool('crash', {}).catch(() => undefined);
       await reconnected;
     }

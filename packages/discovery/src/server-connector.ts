@@ -34,10 +34,7 @@ export interface ServerConnectorOptions {
 }
 
 function hasAnything(offerings: ServerOfferings): boolean {
-  return (
-    offerings.tools.length + offerings.prompts.length + offerings.resources.length + offerings.resourceTemplates.length >
-    0
-  );
+  return offerings.tools.length + offerings.prompts.length + offerings.resources.length + offerings.resourceTemplates.length > 0;
 }
 
 /** Connects, discovers, refreshes and reconnects servers for {@link McpServerManager}. */
@@ -70,7 +67,8 @@ export class ServerConnector {
       abort.abort(
         new DiscoveryError({
           code: 'DISCOVERY_TIMEOUT',
-          message: `MCP server '${state.name}' did not finish connecting and discovery within ${timeout} ms; ` +
+          message:
+            `MCP server '${state.name}' did not finish connecting and discovery within ${timeout} ms; ` +
             "check that it starts, or raise the entry's timeout.",
           serverName: state.name,
         }),
@@ -164,7 +162,11 @@ export class ServerConnector {
     // A deliberate disconnect (or reconnect by hand) ends any streak of failed reconnects.
     state.reconnectAttempts = 0;
     state.connectAbort?.abort(
-      new DiscoveryError({ code: 'CONNECT_FAILED', message: `Connecting to MCP server '${state.name}' was cancelled.`, serverName: state.name }),
+      new DiscoveryError({
+        code: 'CONNECT_FAILED',
+        message: `Connecting to MCP server '${state.name}' was cancelled.`,
+        serverName: state.name,
+      }),
     );
     stopListRefreshers(state);
     const session = state.session;
@@ -218,7 +220,8 @@ export class ServerConnector {
         state,
         new DiscoveryError({
           code: 'RECONNECT_GAVE_UP',
-          message: `Gave up reconnecting to MCP server '${state.name}' after ${state.reconnectAttempts} attempts; ` +
+          message:
+            `Gave up reconnecting to MCP server '${state.name}' after ${state.reconnectAttempts} attempts; ` +
             'fix the server and reconnect it by hand.',
           serverName: state.name,
           cause: state.lastError,

@@ -18,9 +18,7 @@ export class ServerRegistries {
   /** Resources by `resourceKey(serverName, uri)`. */
   readonly resources = new Registry<RegisteredResource>((entry) => resourceKey(entry.serverName, entry.uri));
   /** Resource templates by `resourceKey(serverName, uriTemplate)`. */
-  readonly resourceTemplates = new Registry<RegisteredResourceTemplate>((entry) =>
-    resourceKey(entry.serverName, entry.uriTemplate),
-  );
+  readonly resourceTemplates = new Registry<RegisteredResourceTemplate>((entry) => resourceKey(entry.serverName, entry.uriTemplate));
   readonly #emitter: TypedEmitter<McpServerManagerEvents>;
   readonly #naming: NamingOptions;
 

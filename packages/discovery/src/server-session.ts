@@ -24,10 +24,7 @@ export interface OpenSessionOptions extends ConnectClientOptions {
 }
 
 /** Options of one tool call. */
-export type CallOptions = Pick<
-  RequestOptions,
-  'signal' | 'timeout' | 'onprogress' | 'resetTimeoutOnProgress' | 'maxTotalTimeout'
->;
+export type CallOptions = Pick<RequestOptions, 'signal' | 'timeout' | 'onprogress' | 'resetTimeoutOnProgress' | 'maxTotalTimeout'>;
 
 /** How long a liveness ping after a transport error may take. */
 const LIVENESS_TIMEOUT_MS = 5_000;
@@ -181,7 +178,8 @@ export class ServerSession {
       .ping({ timeout: LIVENESS_TIMEOUT_MS })
       .catch((pingError: unknown) => {
         // A server that answers at all (even with an error) is alive.
-        if (pingError instanceof McpError && pingError.code !== ErrorCode.RequestTimeout && pingError.code !== ErrorCode.ConnectionClosed) return;
+        if (pingError instanceof McpError && pingError.code !== ErrorCode.RequestTimeout && pingError.code !== ErrorCode.ConnectionClosed)
+          return;
         this.#markLost('stopped answering', error);
       })
       .finally(() => {

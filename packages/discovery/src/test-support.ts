@@ -29,9 +29,7 @@ export function stdioFixture(
   options: Record<string, string | number | boolean> = {},
   extra: Partial<McpServerConfig> = {},
 ): McpServerConfig {
-  const args = Object.entries(options).map(
-    ([key, value]) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${String(value)}`,
-  );
+  const args = Object.entries(options).map(([key, value]) => `--${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}=${String(value)}`);
   return { command: process.execPath, args: [fixtureBinPath(behaviour), ...args], ...extra };
 }
 

@@ -41,7 +41,9 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
     const connected = snapshot?.status === McpServerStatus.CONNECTED;
     return {
       name: server.name,
-      status: snapshot?.status ?? (server.disabled ? McpServerStatus.DISABLED : server.blockedReason ? McpServerStatus.BLOCKED : McpServerStatus.DISCONNECTED),
+      status:
+        snapshot?.status ??
+        (server.disabled ? McpServerStatus.DISABLED : server.blockedReason ? McpServerStatus.BLOCKED : McpServerStatus.DISCONNECTED),
       transport: snapshot?.transportType ?? transport.transport,
       ...(stdio ? { command: transport.target } : { url: maskUrl(transport.target) }),
       ...(stdio && config.cwd ? { cwd: config.cwd } : {}),

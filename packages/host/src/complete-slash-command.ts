@@ -49,7 +49,7 @@ export function findArgumentPosition(options: {
   const named = TYPING_NAMED.exec(text);
   const typing = named ?? TYPING_POSITIONAL.exec(text);
   if (!typing) return undefined;
-  const typed = named ? typing[3] ?? '' : typing[2] ?? '';
+  const typed = named ? (typing[3] ?? '') : (typing[2] ?? '');
   const quoted = (named ? typing[2] : typing[1]) === '"';
   const valueStart = offset + text.length - typed.length;
   const before = text.slice(0, text.length - typed.length - (quoted ? 1 : 0) - (named ? `--${named[1] ?? ''}=`.length : 0));

@@ -50,7 +50,9 @@ describe('formatStatus', () => {
   it('renders the seeds\u2019 /mcp view', () => {
     const text = formatStatus(status);
     expect(text).toContain('MCP Servers Status:');
-    expect(text).toContain('📡 pythonTools (CONNECTED)\n  Command: python -m my_mcp_server --port 8080\n  Working Directory: ./mcp-servers/python\n  Timeout: 15000ms');
+    expect(text).toContain(
+      '📡 pythonTools (CONNECTED)\n  Command: python -m my_mcp_server --port 8080\n  Working Directory: ./mcp-servers/python\n  Timeout: 15000ms',
+    );
     expect(text).toContain('  Tools: calculate_sum, file_analyzer');
     expect(text).toContain('🔌 remote (DISCONNECTED)\n  URL: https://example.test/mcp (http)');
     expect(text).toContain('  Authentication: required — run /mcp auth remote\n  Error: Connection refused');

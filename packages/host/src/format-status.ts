@@ -64,9 +64,7 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
  * ```
  */
 export function formatStatus(status: HostStatus, options: FormatStatusOptions = {}): string {
-  const servers = options.serverName
-    ? status.servers.filter((server) => server.name === options.serverName)
-    : status.servers;
+  const servers = options.serverName ? status.servers.filter((server) => server.name === options.serverName) : status.servers;
   const blocks =
     servers.length === 0
       ? [options.serverName ? `No MCP server named "${options.serverName}" is configured.` : 'No MCP servers configured.']

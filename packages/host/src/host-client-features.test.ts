@@ -31,7 +31,9 @@ describe('McpToolHost resources, logging and completions (server-everything)', (
     expect(resources.length).toBeGreaterThan(0);
     expect(host.resources.list({ serverName: 'basic' }).every((entry) => entry.serverName === 'basic')).toBe(true);
     const templates = host.resources.listTemplates().map((entry) => entry.uriTemplate);
-    expect(templates).toEqual(expect.arrayContaining(['demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/blob/{resourceId}']));
+    expect(templates).toEqual(
+      expect.arrayContaining(['demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/blob/{resourceId}']),
+    );
 
     const listed = resources[0];
     const parts = await host.resources.read({ uri: listed?.uri ?? '' });
@@ -44,13 +46,21 @@ describe('McpToolHost resources, logging and completions (server-everything)', (
     expect(decoded).toContain('Resource 3');
 
     await expect(host.resources.read({ uri: 'demo://nobody/lists/this' })).rejects.toMatchObject({ code: 'RESOURCE_NOT_FOUND' });
-    const failed = await host.resources.read({ serverName: 'everything', uri: 'demo://resource/dynamic/text/' }).catch((error: unknown) => error);
+    const failed = await host.resources
+      .read({ serverName: 'everything', uri: 'demo://resource/dynamic/text/' })
+      .catch((error: unknown) => error);
     expect(HostError.isInstance(failed) && failed.code).toBe('REQUEST_FAILED');
   });
 
   it('resolves @server:uri references in user input into parts for the model', async () => {
-    const resolved = await host.resources.resolveReferences({ input: 'Compare @everything:demo://resource/dynamic/text/1 with @everything:demo://resource/dynamic/blob/2, and @nowhere:file:///x.md.' });
-    expect(resolved.resolved.map((reference) => reference.uri)).toEqual(['demo://resource/dynamic/text/1', 'demo://resource/dynamic/blob/2']);
+    const resolved = await host.resources.resolveReferences({
+      input:
+        'Compare @everything:demo://resource/dynamic/text/1 with @everything:demo://resource/dynamic/blob/2, and @nowhere:file:///x.md.',
+    });
+    expect(resolved.resolved.map((reference) => reference.uri)).toEqual([
+      'demo://resource/dynamic/text/1',
+      'demo://resource/dynamic/blob/2',
+    ]);
     expect(resolved.parts[1]).toEqual({ type: 'text', text: 'Content from @everything:demo://resource/dynamic/text/1:' });
     expect(resolved.parts[2]).toMatchObject({ type: 'text', text: expect.stringContaining('Resource 1') });
     expect(resolved.parts.some((part) => part.type === 'inlineData')).toBe(true);

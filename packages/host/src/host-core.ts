@@ -85,7 +85,11 @@ export class HostCore {
           serverName,
           message: `MCP server "${serverName}" is not connected, so the host cannot ${what}; see /mcp for why.`,
         })
-      : new HostError({ code: 'SERVER_NOT_FOUND', serverName, message: `No MCP server named "${serverName}" is configured, so the host cannot ${what}.` });
+      : new HostError({
+          code: 'SERVER_NOT_FOUND',
+          serverName,
+          message: `No MCP server named "${serverName}" is configured, so the host cannot ${what}.`,
+        });
   }
 
   /** The resource subscriptions of a connected server's current client. */

@@ -40,7 +40,10 @@ export class HostSignIn {
   }
 
   /** Run the browser sign-in of one server (see `signIn`). */
-  signIn(serverName: string, options: { readonly signal?: AbortSignal | undefined; readonly challenge?: BearerChallenge | undefined }): Promise<void> {
+  signIn(
+    serverName: string,
+    options: { readonly signal?: AbortSignal | undefined; readonly challenge?: BearerChallenge | undefined },
+  ): Promise<void> {
     const { ui } = this.#options;
     return signIn({
       serverName,

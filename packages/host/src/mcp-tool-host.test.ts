@@ -145,16 +145,27 @@ describe('McpToolHost with a fixture server and server-everything', () => {
 
   it('fetches a prompt with argument values given as an object', async () => {
     const prompt = await host.prompts.get({ name: 'poem-writer', arguments: { title: 'Sea', mood: 'calm' } });
-    expect(prompt).toMatchObject({ kind: 'prompt', serverName: 'fixture', promptName: 'poem-writer', arguments: { title: 'Sea', mood: 'calm' } });
+    expect(prompt).toMatchObject({
+      kind: 'prompt',
+      serverName: 'fixture',
+      promptName: 'poem-writer',
+      arguments: { title: 'Sea', mood: 'calm' },
+    });
     expect(prompt.text).toBe('Write a calm poem called "Sea".');
-    await expect(host.prompts.get({ name: 'poem-writer' })).rejects.toMatchObject({ code: 'MISSING_PROMPT_ARGUMENTS', missingArguments: ['title'] });
+    await expect(host.prompts.get({ name: 'poem-writer' })).rejects.toMatchObject({
+      code: 'MISSING_PROMPT_ARGUMENTS',
+      missingArguments: ['title'],
+    });
     await expect(host.prompts.get({ name: 'no-such-prompt' })).rejects.toMatchObject({ code: 'COMMAND_NOT_FOUND' });
   });
 
   it('subscribes to a connected server\u2019s resources, and names the server it cannot reach', async () => {
     await host.resources.subscribe({ serverName: 'everything', uri: 'demo://resource/static/document/architecture.md' });
     await host.resources.unsubscribe({ serverName: 'everything', uri: 'demo://resource/static/document/architecture.md' });
-    await expect(host.resources.subscribe({ serverName: 'nope', uri: 'x://y' })).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND', serverName: 'nope' });
+    await expect(host.resources.subscribe({ serverName: 'nope', uri: 'x://y' })).rejects.toMatchObject({
+      code: 'SERVER_NOT_FOUND',
+      serverName: 'nope',
+    });
   });
 
   it('exposes server instructions', () => {
@@ -165,7 +176,14 @@ describe('McpToolHost with a fixture server and server-everything', () => {
 
   it('handles a model response through the adapter', async () => {
     const adapter = createScriptedAdapter({
-      turns: [{ toolCalls: [{ id: 'a', name: 'echo', arguments: { message: 'one' } }, { id: 'b', name: 'add', arguments: { a: 2, b: 3 } }] }],
+      turns: [
+        {
+          toolCalls: [
+            { id: 'a', name: 'echo', arguments: { message: 'one' } },
+            { id: 'b', name: 'add', arguments: { a: 2, b: 3 } },
+          ],
+        },
+      ],
     });
     const scripted = await McpToolHost.create({ settings: { mcpServers: { fixture: fixtureServer('basic', { trust: true }) } }, adapter });
     try {

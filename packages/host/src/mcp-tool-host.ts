@@ -197,7 +197,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     options: RequestOptions = {},
   ): Promise<ToolCallResult> {
     this.#core.assertOpen();
-    const call: ModelToolCall = { name: params.name, arguments: params.arguments ?? {}, ...(params.toolCallId ? { id: params.toolCallId } : {}) };
+    const call: ModelToolCall = {
+      name: params.name,
+      arguments: params.arguments ?? {},
+      ...(params.toolCallId ? { id: params.toolCallId } : {}),
+    };
     return runToolCall(this.#runtime, call, options.signal);
   }
 

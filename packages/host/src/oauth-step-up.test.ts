@@ -44,9 +44,16 @@ async function startOAuthServers(): Promise<OAuthServers> {
       case '/authorize': {
         const scope = url.searchParams.get('scope') ?? '';
         requestedScopes.push(scope);
-        const granted = scope.split(' ').filter((s) => s && (state.grantAdmin || s !== 'mcp:admin')).join(' ');
+        const granted = scope
+          .split(' ')
+          .filter((s) => s && (state.grantAdmin || s !== 'mcp:admin'))
+          .join(' ');
         const code = `code-${codes.size + 1}`;
-        codes.set(code, { challenge: url.searchParams.get('code_challenge') ?? '', resource: url.searchParams.get('resource') ?? '', scope: granted });
+        codes.set(code, {
+          challenge: url.searchParams.get('code_challenge') ?? '',
+          resource: url.searchParams.get('resource') ?? '',
+          scope: granted,
+        });
         const redirect = new URL(url.searchParams.get('redirect_uri') ?? '');
         redirect.searchParams.set('code', code);
         redirect.searchParams.set('state', url.searchParams.get('state') ?? '');
@@ -55,7 +62,9 @@ async function startOAuthServers(): Promise<OAuthServers> {
       case '/token': {
         const form = new URLSearchParams(request.body);
         const grant = codes.get(form.get('code') ?? '');
-        const verifier = createHash('sha256').update(form.get('code_verifier') ?? '').digest('base64url');
+        const verifier = createHash('sha256')
+          .update(form.get('code_verifier') ?? '')
+          .digest('base64url');
         if (!grant || grant.challenge !== verifier || form.get('resource') !== state.resource || grant.resource !== state.resource) {
           return { status: 400, body: { error: 'invalid_grant' } };
         }
@@ -94,7 +103,11 @@ async function startOAuthServers(): Promise<OAuthServers> {
 function settingsFor(url: string, oauth: Record<string, unknown> = {}): HostSettings {
   return {
     mcpServers: {
-      secure: { httpUrl: url, trust: true, oauth: { redirectUri: 'http://localhost:0/oauth/callback', allowPrivateNetwork: true, ...oauth } },
+      secure: {
+        httpUrl: url,
+        trust: true,
+        oauth: { redirectUri: 'http://localhost:0/oauth/callback', allowPrivateNetwork: true, ...oauth },
+      },
     },
   };
 }

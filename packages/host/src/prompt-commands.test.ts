@@ -11,10 +11,7 @@ const prompt = (serverName: string, registeredName: string, originalName = regis
 
 describe('buildPromptCommands', () => {
   it('keeps the registered names and marks prompts without arguments for auto-execution', () => {
-    const commands = buildPromptCommands(
-      [prompt('a', 'poem-writer'), { ...prompt('a', 'hello'), prompt: { name: 'hello' } }],
-      ['mcp'],
-    );
+    const commands = buildPromptCommands([prompt('a', 'poem-writer'), { ...prompt('a', 'hello'), prompt: { name: 'hello' } }], ['mcp']);
     expect(commands.map((c) => [c.name, c.autoExecute])).toEqual([
       ['poem-writer', false],
       ['hello', true],

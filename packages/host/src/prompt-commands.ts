@@ -104,7 +104,9 @@ export async function fetchPrompt(options: {
   readonly signal?: AbortSignal | undefined;
 }): Promise<Extract<SlashCommandResult, { kind: 'prompt' }>> {
   const { command, client, values } = options;
-  const missing = command.arguments.filter((argument) => argument.required && values[argument.name] === undefined).map((argument) => argument.name);
+  const missing = command.arguments
+    .filter((argument) => argument.required && values[argument.name] === undefined)
+    .map((argument) => argument.name);
   if (missing.length > 0) {
     throw new HostError({
       code: 'MISSING_PROMPT_ARGUMENTS',

@@ -40,7 +40,9 @@ describe('status view over HTTP servers', () => {
     expect(text).toContain('Headers: Authorization (values hidden)');
     expect(text).not.toContain('abc123');
     expect(text).not.toContain('header-secret');
-    expect(text).toMatch(/🔌 missing \(DISCONNECTED\)\n {2}Command: \/definitely\/not\/a\/real\/binary[^\n]*\n(?: {2}[^\n]*\n)* {2}Error: /);
+    expect(text).toMatch(
+      /🔌 missing \(DISCONNECTED\)\n {2}Command: \/definitely\/not\/a\/real\/binary[^\n]*\n(?: {2}[^\n]*\n)* {2}Error: /,
+    );
     expect(text).toMatch(/⛔ excluded \(BLOCKED\)\n(?: {2}[^\n]*\n)* {2}Error: [^\n]*mcp\.excluded/);
     expect(statusChanges).toContain('remote:CONNECTED');
     expect(statusChanges).toContain('missing:DISCONNECTED');

@@ -76,7 +76,10 @@ describe('tool calls: progress, timeout, cancellation, close', () => {
     updates.length = 0;
     const controller = new AbortController();
     const unsubscribe = host.on('tool-call-progress', () => controller.abort());
-    const result = await host.callTool({ name: 'slow', arguments: { delayMs: 5_000 }, toolCallId: 'abort-me' }, { signal: controller.signal });
+    const result = await host.callTool(
+      { name: 'slow', arguments: { delayMs: 5_000 }, toolCallId: 'abort-me' },
+      { signal: controller.signal },
+    );
     unsubscribe();
     expect(result.error?.code).toBe('CANCELLED');
     expect(updates.map((u) => u.status)).toEqual(expect.arrayContaining(['PENDING', 'EXECUTING', 'CANCELLED']));

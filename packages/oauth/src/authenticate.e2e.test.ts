@@ -46,7 +46,10 @@ describe('authenticate() against oidc-provider with headless Chromium', () => {
     const tokenStore = new InMemoryTokenStore();
     const provider = new StoredTokenOAuthProvider({ serverName: 'e2e', config: config(), tokenStore });
 
-    const refused = await connect(provider).then(() => undefined, (error: unknown) => error);
+    const refused = await connect(provider).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect(OAuthError.isInstance(refused)).toBe(true);
     expect((refused as OAuthError).code).toBe('AUTH_REQUIRED');
     expect((refused as OAuthError).message).toContain('toolhost mcp auth e2e');
@@ -98,7 +101,10 @@ describe('authenticate() against oidc-provider with headless Chromium', () => {
     const provider = new StoredTokenOAuthProvider({ serverName: 'e2e', config: config(), tokenStore, maxStepUpAttempts: 1 });
     await authenticate('e2e', config(), { tokenStore, openBrowser: browser.openBrowser });
     const client = await connect(provider);
-    const refused = await client.callTool({ name: 'admin-op', arguments: {} }).then(() => undefined, (error: unknown) => error);
+    const refused = await client.callTool({ name: 'admin-op', arguments: {} }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
     expect((refused as OAuthError).code).toBe('AUTH_REQUIRED');
     expect((refused as OAuthError).requiredScope).toBe('mcp:tools mcp:admin');
 

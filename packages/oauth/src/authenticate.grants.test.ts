@@ -29,14 +29,21 @@ async function scriptedServer(options: { metadata?: Record<string, unknown>; tok
       case '/.well-known/oauth-authorization-server':
         return {
           body: {
-            issuer: base, token_endpoint: `${base}/token`, grant_types_supported: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
-            token_endpoint_auth_methods_supported: ['client_secret_basic', 'private_key_jwt'], ...options.metadata,
+            issuer: base,
+            token_endpoint: `${base}/token`,
+            grant_types_supported: ['client_credentials', 'urn:ietf:params:oauth:grant-type:jwt-bearer'],
+            token_endpoint_auth_methods_supported: ['client_secret_basic', 'private_key_jwt'],
+            ...options.metadata,
           },
         };
       case '/token':
         return options.token?.(form, request) ?? { body: { access_token: `at-${++issued}`, token_type: 'Bearer', expires_in: 3600 } };
       case '/idp/token':
-        return options.idpToken?.(form, request) ?? { body: { access_token: 'the-id-jag', issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A' } };
+        return (
+          options.idpToken?.(form, request) ?? {
+            body: { access_token: 'the-id-jag', issued_token_type: 'urn:ietf:params:oauth:token-type:id-jag', token_type: 'N_A' },
+          }
+        );
       default:
         return undefined;
     }
@@ -64,43 +71,76 @@ describe('authenticate() with grantType client_credentials', () => {
     const [token] = find(server.requests, '/token');
     expect(form(token)).toEqual({ grant_type: 'client_credentials', scope: 'tools:read', resource: `${server.url}/mcp` });
     expect(token?.headers.authorization).toBe(basic('svc', 's3cret'));
-    expect(credentials).toMatchObject({ grantType: 'client_credentials', token: { accessToken: 'at-1', scope: 'tools:read' }, client: { clientId: 'svc', source: 'configured' } });
+    expect(credentials).toMatchObject({
+      grantType: 'client_credentials',
+      token: { accessToken: 'at-1', scope: 'tools:read' },
+      client: { clientId: 'svc', source: 'configured' },
+    });
     expect(await tokenStore.get('m2m')).toEqual(credentials);
   });
 
   it('authenticates with a private_key_jwt assertion whose audience is the issuer', async () => {
     const server = await scriptedServer();
     const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-    await authenticate('m2m', {
-      httpUrl: `${server.url}/mcp`,
-      oauth: { grantType: 'client_credentials', clientId: 'svc', privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() },
-    }, { openBrowser: noBrowser });
+    await authenticate(
+      'm2m',
+      {
+        httpUrl: `${server.url}/mcp`,
+        oauth: {
+          grantType: 'client_credentials',
+          clientId: 'svc',
+          privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+        },
+      },
+      { openBrowser: noBrowser },
+    );
     const [token] = find(server.requests, '/token');
     const body = form(token);
     expect(token?.headers.authorization).toBeUndefined();
-    expect(body).toMatchObject({ grant_type: 'client_credentials', client_id: 'svc', client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer' });
+    expect(body).toMatchObject({
+      grant_type: 'client_credentials',
+      client_id: 'svc',
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+    });
     const [header, payload, signature] = body.client_assertion!.split('.');
     expect(JSON.parse(Buffer.from(payload!, 'base64url').toString())).toMatchObject({ iss: 'svc', sub: 'svc', aud: server.url });
-    expect(verify('sha256', Buffer.from(`${header}.${payload}`), { key: publicKey, dsaEncoding: 'ieee-p1363' }, Buffer.from(signature!, 'base64url'))).toBe(true);
+    expect(
+      verify(
+        'sha256',
+        Buffer.from(`${header}.${payload}`),
+        { key: publicKey, dsaEncoding: 'ieee-p1363' },
+        Buffer.from(signature!, 'base64url'),
+      ),
+    ).toBe(true);
   });
 
   it('refuses a server that does not advertise the grant, and an entry without secret or key; nothing is stored', async () => {
     const server = await scriptedServer({ metadata: { grant_types_supported: ['authorization_code'] } });
     const tokenStore = new InMemoryTokenStore();
-    const unsupported = await authenticate('m2m', { httpUrl: `${server.url}/mcp`, oauth: { grantType: 'client_credentials', clientId: 'svc', clientSecret: 'x' } }, { tokenStore })
-      .catch((e: OAuthError) => e);
+    const unsupported = await authenticate(
+      'm2m',
+      { httpUrl: `${server.url}/mcp`, oauth: { grantType: 'client_credentials', clientId: 'svc', clientSecret: 'x' } },
+      { tokenStore },
+    ).catch((e: OAuthError) => e);
     expect(unsupported).toMatchObject({ code: 'GRANT_TYPE_UNSUPPORTED', serverName: 'm2m' });
-    const noSecret = await authenticate('m2m', { httpUrl: `${server.url}/mcp`, oauth: { grantType: 'client_credentials', clientId: 'svc' } }, { tokenStore })
-      .catch((e: OAuthError) => e);
+    const noSecret = await authenticate(
+      'm2m',
+      { httpUrl: `${server.url}/mcp`, oauth: { grantType: 'client_credentials', clientId: 'svc' } },
+      { tokenStore },
+    ).catch((e: OAuthError) => e);
     expect(noSecret).toMatchObject({ code: 'INVALID_CONFIG' });
     expect(find(server.requests, '/token')).toHaveLength(0);
     expect(await tokenStore.list()).toEqual([]);
   });
 
   it('reports a refused token request with the server error code', async () => {
-    const server = await scriptedServer({ token: () => ({ status: 401, body: { error: 'invalid_client', error_description: 'bad secret' } }) });
-    const error = await authenticate('m2m', { httpUrl: `${server.url}/mcp`, oauth: { grantType: 'client_credentials', clientId: 'svc', clientSecret: 'x' } })
-      .catch((e: OAuthError) => e);
+    const server = await scriptedServer({
+      token: () => ({ status: 401, body: { error: 'invalid_client', error_description: 'bad secret' } }),
+    });
+    const error = await authenticate('m2m', {
+      httpUrl: `${server.url}/mcp`,
+      oauth: { grantType: 'client_credentials', clientId: 'svc', clientSecret: 'x' },
+    }).catch((e: OAuthError) => e);
     expect(error).toMatchObject({ code: 'TOKEN_EXCHANGE_FAILED', oauthErrorCode: 'invalid_client' });
     expect((error as OAuthError).message).toContain('obtain a client credentials token');
   });
@@ -109,7 +149,10 @@ describe('authenticate() with grantType client_credentials', () => {
     const server = await scriptedServer();
     const tokenStore = new InMemoryTokenStore();
     let now = 1_000_000;
-    const config = { httpUrl: `${server.url}/mcp`, oauth: { grantType: 'client_credentials' as const, clientId: 'svc', clientSecret: 'x' } };
+    const config = {
+      httpUrl: `${server.url}/mcp`,
+      oauth: { grantType: 'client_credentials' as const, clientId: 'svc', clientSecret: 'x' },
+    };
     const provider = new StoredTokenOAuthProvider({ serverName: 'm2m', config, tokenStore, now: () => now });
     expect((await provider.tokens())?.access_token).toBe('at-1');
     expect((await provider.tokens())?.access_token).toBe('at-1');
@@ -147,7 +190,10 @@ describe('authenticate() with grantType enterprise_managed', () => {
     });
     const [token] = find(server.requests, '/token');
     expect(form(token)).toEqual({
-      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', assertion: 'the-id-jag', scope: 'tools:read', resource: `${server.url}/mcp`,
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      assertion: 'the-id-jag',
+      scope: 'tools:read',
+      resource: `${server.url}/mcp`,
     });
     expect(token?.headers.authorization).toBe(basic('mcp-client', 'mcp-secret'));
     expect(credentials).toMatchObject({ grantType: 'enterprise_managed', token: { accessToken: 'at-1' } });
@@ -155,8 +201,11 @@ describe('authenticate() with grantType enterprise_managed', () => {
 
   it('discovers the IdP token endpoint from its issuer and takes the ID token from the entry', async () => {
     const idp = await startJsonRoutesServer((request, base) =>
-      request.path === '/.well-known/oauth-authorization-server' ? { body: { issuer: base, token_endpoint: `${base}/exchange` } }
-        : request.path === '/exchange' ? { body: { access_token: 'jag-2', token_type: 'N_A' } } : undefined,
+      request.path === '/.well-known/oauth-authorization-server'
+        ? { body: { issuer: base, token_endpoint: `${base}/exchange` } }
+        : request.path === '/exchange'
+          ? { body: { access_token: 'jag-2', token_type: 'N_A' } }
+          : undefined,
     );
     servers.push(idp);
     const server = await scriptedServer();
@@ -170,7 +219,12 @@ describe('authenticate() with grantType enterprise_managed', () => {
     const tokenStore = new InMemoryTokenStore();
     const withoutIdToken = createAuthProvider({ serverName: 'xaa', config: entry(server.url), tokenStore });
     expect(await withoutIdToken.tokens()).toBeUndefined();
-    const provider = createAuthProvider({ serverName: 'xaa', config: entry(server.url), tokenStore, idpIdToken: async () => 'host-id-token' });
+    const provider = createAuthProvider({
+      serverName: 'xaa',
+      config: entry(server.url),
+      tokenStore,
+      idpIdToken: async () => 'host-id-token',
+    });
     expect((await provider.tokens())?.access_token).toBe('at-1');
     expect(form(find(server.requests, '/idp/token')[0])).toMatchObject({ subject_token: 'host-id-token' });
   });

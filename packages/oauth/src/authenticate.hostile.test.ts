@@ -15,7 +15,11 @@ function hostileServer(metadata: (base: string) => Record<string, unknown>, prm?
   return (request, base) => {
     const path = request.path.split('?')[0];
     if (path === '/mcp') {
-      return { status: 401, body: {}, headers: { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` } };
+      return {
+        status: 401,
+        body: {},
+        headers: { 'www-authenticate': `Bearer resource_metadata="${base}/.well-known/oauth-protected-resource/mcp"` },
+      };
     }
     if (path === '/.well-known/oauth-protected-resource/mcp') {
       return { body: prm?.(base) ?? { resource: `${base}/mcp`, authorization_servers: [base] } };
@@ -47,12 +51,19 @@ async function expectRefused(
   servers.push(server);
   const tokenStore = new InMemoryTokenStore();
   const openBrowser = vi.fn();
-  const error = await authenticate('hostile', { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, {
-    tokenStore,
-    openBrowser,
-    allowPrivateNetwork: options.allowPrivateNetwork ?? true,
-    timeoutMs: 5_000,
-  }).then(() => undefined, (e: unknown) => e);
+  const error = await authenticate(
+    'hostile',
+    { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+    {
+      tokenStore,
+      openBrowser,
+      allowPrivateNetwork: options.allowPrivateNetwork ?? true,
+      timeoutMs: 5_000,
+    },
+  ).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(OAuthError.isInstance(error)).toBe(true);
   expect((error as OAuthError).code).toBe(expectedCode);
   expect((error as OAuthError).serverName).toBe('hostile');
@@ -64,37 +75,55 @@ async function expectRefused(
 
 describe('hostile metadata', () => {
   it('refuses a file: authorization_endpoint', async () => {
-    const error = await expectRefused(hostileServer(() => ({ authorization_endpoint: 'file:///etc/passwd' })), 'UNSAFE_URL');
+    const error = await expectRefused(
+      hostileServer(() => ({ authorization_endpoint: 'file:///etc/passwd' })),
+      'UNSAFE_URL',
+    );
     expect(error.message).toContain('file:');
     expect(error.url).toBe('file:///etc/passwd');
   });
 
   it('refuses a javascript: authorization_endpoint', async () => {
-    await expectRefused(hostileServer(() => ({ authorization_endpoint: 'javascript:alert(1)' })), 'UNSAFE_URL');
+    await expectRefused(
+      hostileServer(() => ({ authorization_endpoint: 'javascript:alert(1)' })),
+      'UNSAFE_URL',
+    );
   });
 
   it('refuses authorization_endpoints carrying shell metacharacters', async () => {
     for (const endpoint of [
-      'http://127.0.0.1:8080/?param=example#$(Invoke-Expression([System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String(\'Y2FsYy5leGU=\'))))',
+      "http://127.0.0.1:8080/?param=example#$(Invoke-Expression([System.Text.Encoding]::UTF8.GetString([System.Convert]::FromBase64String('Y2FsYy5leGU='))))",
       'https://auth.example.com/authorize?x=`touch /tmp/pwned`',
       'https://auth.example.com/authorize;calc.exe|whoami',
       'https://auth.example.com/authorize?a=1\r\nX: y',
     ]) {
-      const error = await expectRefused(hostileServer(() => ({ authorization_endpoint: endpoint })), 'UNSAFE_URL');
+      const error = await expectRefused(
+        hostileServer(() => ({ authorization_endpoint: endpoint })),
+        'UNSAFE_URL',
+      );
       expect(error.message).toMatch(/shell metacharacters|whitespace or control/);
     }
   });
 
   it('refuses protected-resource metadata whose resource is another origin', async () => {
     const error = await expectRefused(
-      hostileServer(() => ({}), (base) => ({ resource: 'https://evil.example.com/mcp', authorization_servers: [base] })),
+      hostileServer(
+        () => ({}),
+        (base) => ({ resource: 'https://evil.example.com/mcp', authorization_servers: [base] }),
+      ),
       'RESOURCE_MISMATCH',
     );
     expect(error.message).toContain('https://evil.example.com/mcp');
   });
 
   it('refuses a same-origin resource for a different path that only shares a prefix', async () => {
-    await expectRefused(hostileServer(() => ({}), (base) => ({ resource: `${base}/mc`, authorization_servers: [base] })), 'RESOURCE_MISMATCH');
+    await expectRefused(
+      hostileServer(
+        () => ({}),
+        (base) => ({ resource: `${base}/mc`, authorization_servers: [base] }),
+      ),
+      'RESOURCE_MISMATCH',
+    );
   });
 
   it('refuses an authorization server that does not advertise PKCE, unless the entry opts in', async () => {
@@ -111,12 +140,15 @@ describe('URL guard for a public MCP server', () => {
       const port = new URL(server.url).port;
       const mcpBase = `https://mcp.public.test:${port}`;
       const asBase = `https://as.public.test:${port}`;
-      return hostileServer(() => ({
-        issuer: asBase,
-        authorization_endpoint: `${asBase}/authorize`,
-        token_endpoint: `${asBase}/token`,
-        registration_endpoint: registrationEndpoint,
-      }), () => ({ resource: `${mcpBase}/mcp`, authorization_servers: [asBase] }))(request, resourceMetadata ? mcpBase : mcpBase);
+      return hostileServer(
+        () => ({
+          issuer: asBase,
+          authorization_endpoint: `${asBase}/authorize`,
+          token_endpoint: `${asBase}/token`,
+          registration_endpoint: registrationEndpoint,
+        }),
+        () => ({ resource: `${mcpBase}/mcp`, authorization_servers: [asBase] }),
+      )(request, resourceMetadata ? mcpBase : mcpBase);
     });
     servers.push(server);
     const port = new URL(server.url).port;
@@ -135,14 +167,30 @@ describe('URL guard for a public MCP server', () => {
     const tokenStore = new InMemoryTokenStore();
     const openBrowser = vi.fn();
     const challenge = resourceMetadata ? { resourceMetadata } : undefined;
-    const error = await authenticate('public', { httpUrl: `https://mcp.public.test:${port}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, {
-      tokenStore, openBrowser, fetch, resolveHost, challenge, timeoutMs: 5_000,
-    }).then(() => undefined, (e: unknown) => e);
+    const error = await authenticate(
+      'public',
+      { httpUrl: `https://mcp.public.test:${port}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+      {
+        tokenStore,
+        openBrowser,
+        fetch,
+        resolveHost,
+        challenge,
+        timeoutMs: 5_000,
+      },
+    ).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     return { error: error as OAuthError, fetched, openBrowser, tokenStore };
   }
 
   it('refuses a registration_endpoint on a private address', async () => {
-    for (const endpoint of ['https://10.0.0.7/register', 'https://metadata.internal.test/register', 'https://[::ffff:a9fe:a9fe]/register']) {
+    for (const endpoint of [
+      'https://10.0.0.7/register',
+      'https://metadata.internal.test/register',
+      'https://[::ffff:a9fe:a9fe]/register',
+    ]) {
       const { error, fetched, openBrowser, tokenStore } = await publicSetup(endpoint);
       expect(OAuthError.isInstance(error)).toBe(true);
       expect(error.code).toBe('UNSAFE_URL');
@@ -154,7 +202,10 @@ describe('URL guard for a public MCP server', () => {
   });
 
   it('refuses a resource_metadata URL on a private address before fetching it', async () => {
-    const { error, fetched } = await publicSetup('https://as.public.test/register', 'http://127.0.0.1:9/.well-known/oauth-protected-resource');
+    const { error, fetched } = await publicSetup(
+      'https://as.public.test/register',
+      'http://127.0.0.1:9/.well-known/oauth-protected-resource',
+    );
     expect(error.code).toBe('UNSAFE_URL');
     expect(fetched.some((u) => u.startsWith('http://127.0.0.1:9/'))).toBe(false);
   });

@@ -32,14 +32,22 @@ describe('authenticate() against a 2025-03-26 server without metadata', () => {
     });
     servers.push(server);
     const tokenStore = new InMemoryTokenStore();
-    const credentials = await authenticate('legacy', { httpUrl: `${server.url}/api/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, {
-      tokenStore, openBrowser: createRedirectFollowingOpener(),
-    });
+    const credentials = await authenticate(
+      'legacy',
+      { httpUrl: `${server.url}/api/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+      {
+        tokenStore,
+        openBrowser: createRedirectFollowingOpener(),
+      },
+    );
     expect(paths(server.requests)).toEqual(expect.arrayContaining(['POST /register', 'GET /authorize', 'POST /token']));
     const authorize = new URL(server.requests.find((r) => r.path.startsWith('/authorize'))!.path, server.url).searchParams;
     expect(authorize.get('code_challenge_method')).toBe('S256');
     expect(authorize.get('client_id')).toBe('legacy-client');
-    expect(form(server.requests.find((r) => r.path === '/token'))).toMatchObject({ grant_type: 'authorization_code', resource: `${server.url}/api/mcp` });
+    expect(form(server.requests.find((r) => r.path === '/token'))).toMatchObject({
+      grant_type: 'authorization_code',
+      resource: `${server.url}/api/mcp`,
+    });
     expect(credentials).toMatchObject({ issuer: server.url, tokenEndpoint: `${server.url}/token`, token: { accessToken: 'legacy-at' } });
   });
 });
@@ -56,8 +64,12 @@ describe('authenticate() with oauth.clientMetadataUrl', () => {
         case '/.well-known/oauth-authorization-server':
           return {
             body: {
-              issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, registration_endpoint: `${base}/register`,
-              code_challenge_methods_supported: ['S256'], client_id_metadata_document_supported: cimdSupported,
+              issuer: base,
+              authorization_endpoint: `${base}/authorize`,
+              token_endpoint: `${base}/token`,
+              registration_endpoint: `${base}/register`,
+              code_challenge_methods_supported: ['S256'],
+              client_id_metadata_document_supported: cimdSupported,
             },
           };
         case '/register':
@@ -73,7 +85,10 @@ describe('authenticate() with oauth.clientMetadataUrl', () => {
     servers.push(server);
     return server;
   }
-  const entry = (base: string) => ({ httpUrl: `${base}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback', clientMetadataUrl: CIMD_URL } });
+  const entry = (base: string) => ({
+    httpUrl: `${base}/mcp`,
+    oauth: { redirectUri: 'http://localhost:0/oauth/callback', clientMetadataUrl: CIMD_URL },
+  });
 
   it('uses the metadata document URL as client_id when the server supports it, without registering', async () => {
     const server = await asServer(true);

@@ -22,8 +22,13 @@ async function scriptedServer(metadata: Record<string, unknown> = {}, challenge 
       case '/.well-known/oauth-authorization-server':
         return {
           body: {
-            issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, registration_endpoint: `${base}/register`,
-            code_challenge_methods_supported: ['S256'], response_types_supported: ['code'], ...metadata,
+            issuer: base,
+            authorization_endpoint: `${base}/authorize`,
+            token_endpoint: `${base}/token`,
+            registration_endpoint: `${base}/register`,
+            code_challenge_methods_supported: ['S256'],
+            response_types_supported: ['code'],
+            ...metadata,
           },
         };
       case '/register':
@@ -51,28 +56,55 @@ describe('authenticate() with a non-interactive authorization server', () => {
   it('registers dynamically, sends PKCE and resource everywhere, uses the challenge scope and stores the token', async () => {
     const server = await scriptedServer();
     const tokenStore = new InMemoryTokenStore();
-    const credentials = await authenticate('s', { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, {
-      tokenStore, openBrowser: createRedirectFollowingOpener(),
-    });
+    const credentials = await authenticate(
+      's',
+      { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+      {
+        tokenStore,
+        openBrowser: createRedirectFollowingOpener(),
+      },
+    );
     const authorize = new URL(find(server.requests, '/authorize')!.path, server.url).searchParams;
     expect(authorize.get('scope')).toBe('from:challenge');
     expect(authorize.get('resource')).toBe(`${server.url}/mcp`);
     expect(authorize.get('client_id')).toBe('dcr-client');
     const registration = JSON.parse(find(server.requests, '/register')!.body) as Record<string, unknown>;
-    expect(registration).toMatchObject({ redirect_uris: [authorize.get('redirect_uri')], token_endpoint_auth_method: 'none', scope: 'from:challenge' });
+    expect(registration).toMatchObject({
+      redirect_uris: [authorize.get('redirect_uri')],
+      token_endpoint_auth_method: 'none',
+      scope: 'from:challenge',
+    });
     const token = form(find(server.requests, '/token'));
-    expect(token).toMatchObject({ grant_type: 'authorization_code', code: 'the-code', resource: `${server.url}/mcp`, client_id: 'dcr-client', redirect_uri: authorize.get('redirect_uri') });
+    expect(token).toMatchObject({
+      grant_type: 'authorization_code',
+      code: 'the-code',
+      resource: `${server.url}/mcp`,
+      client_id: 'dcr-client',
+      redirect_uri: authorize.get('redirect_uri'),
+    });
     const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(token.code_verifier));
     expect(authorize.get('code_challenge')).toBe(Buffer.from(digest).toString('base64url'));
-    expect(credentials).toMatchObject({ serverName: 's', issuer: server.url, token: { accessToken: 'at', refreshToken: 'rt' }, client: { source: 'dynamic-registration' } });
+    expect(credentials).toMatchObject({
+      serverName: 's',
+      issuer: server.url,
+      token: { accessToken: 'at', refreshToken: 'rt' },
+      client: { source: 'dynamic-registration' },
+    });
     expect(await tokenStore.get('s', server.url)).toEqual(credentials);
   });
 
   it('uses a configured client with client_secret_post when only that is supported, and never registers', async () => {
     const server = await scriptedServer({ token_endpoint_auth_methods_supported: ['client_secret_post'] });
-    await authenticate('s', { httpUrl: `${server.url}/mcp`, oauth: { clientId: 'pre', clientSecret: 'sec', scopes: ['cfg'], redirectUri: 'http://localhost:0/oauth/callback' } }, {
-      openBrowser: createRedirectFollowingOpener(),
-    });
+    await authenticate(
+      's',
+      {
+        httpUrl: `${server.url}/mcp`,
+        oauth: { clientId: 'pre', clientSecret: 'sec', scopes: ['cfg'], redirectUri: 'http://localhost:0/oauth/callback' },
+      },
+      {
+        openBrowser: createRedirectFollowingOpener(),
+      },
+    );
     expect(find(server.requests, '/register')).toBeUndefined();
     expect(new URL(find(server.requests, '/authorize')!.path, server.url).searchParams.get('scope')).toBe('cfg');
     expect(form(find(server.requests, '/token'))).toMatchObject({ client_id: 'pre', client_secret: 'sec' });
@@ -81,32 +113,49 @@ describe('authenticate() with a non-interactive authorization server', () => {
 
   it('uses client_secret_basic by default for a configured confidential client', async () => {
     const server = await scriptedServer();
-    await authenticate('s', { httpUrl: `${server.url}/mcp`, oauth: { clientId: 'pre', clientSecret: 'sec', redirectUri: 'http://localhost:0/oauth/callback' } }, {
-      openBrowser: createRedirectFollowingOpener(),
-    });
+    await authenticate(
+      's',
+      { httpUrl: `${server.url}/mcp`, oauth: { clientId: 'pre', clientSecret: 'sec', redirectUri: 'http://localhost:0/oauth/callback' } },
+      {
+        openBrowser: createRedirectFollowingOpener(),
+      },
+    );
     expect(find(server.requests, '/token')!.headers.authorization).toBe(`Basic ${Buffer.from('pre:sec').toString('base64')}`);
     expect(form(find(server.requests, '/token')).client_secret).toBeUndefined();
   });
 
   it('prefers a Client ID Metadata Document over registration when the server supports it', async () => {
     const server = await scriptedServer({ client_id_metadata_document_supported: true });
-    const credentials = await authenticate('s', { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, {
-      openBrowser: createRedirectFollowingOpener(), clientMetadataUrl: 'https://host.example/oauth/client.json',
-    });
+    const credentials = await authenticate(
+      's',
+      { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+      {
+        openBrowser: createRedirectFollowingOpener(),
+        clientMetadataUrl: 'https://host.example/oauth/client.json',
+      },
+    );
     expect(find(server.requests, '/register')).toBeUndefined();
     expect(credentials.client).toMatchObject({ clientId: 'https://host.example/oauth/client.json', source: 'metadata-document' });
   });
 
   it('falls back to scopes_supported when neither the entry nor the challenge names scopes', async () => {
     const server = await scriptedServer({}, 'Bearer');
-    await authenticate('s', { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, { openBrowser: createRedirectFollowingOpener() });
+    await authenticate(
+      's',
+      { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+      { openBrowser: createRedirectFollowingOpener() },
+    );
     expect(new URL(find(server.requests, '/authorize')!.path, server.url).searchParams.get('scope')).toBe('from:prm');
   });
 
   it('refuses when there is no way to obtain a client id', async () => {
     const server = await scriptedServer({ registration_endpoint: undefined });
     await expect(
-      authenticate('s', { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, { openBrowser: createRedirectFollowingOpener() }),
+      authenticate(
+        's',
+        { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+        { openBrowser: createRedirectFollowingOpener() },
+      ),
     ).rejects.toMatchObject({ code: 'NO_CLIENT_REGISTRATION' });
   });
 });

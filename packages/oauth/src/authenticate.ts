@@ -115,7 +115,10 @@ export async function authenticate(
       mcpServerUrl: serverUrl,
       resource: discovery.resource,
       tokenEndpoint: authorizationServer.tokenEndpoint,
-      client: { ...client, tokenEndpointAuthMethod: selectTokenEndpointAuthMethod(client, authorizationServer.tokenEndpointAuthMethodsSupported) },
+      client: {
+        ...client,
+        tokenEndpointAuthMethod: selectTokenEndpointAuthMethod(client, authorizationServer.tokenEndpointAuthMethodsSupported),
+      },
       token,
       updatedAt: now(),
     };
@@ -124,7 +127,9 @@ export async function authenticate(
     return credentials;
   };
   const configuredAuthMethod = oauth.tokenEndpointAuthMethod ?? (assertionKey ? 'private_key_jwt' : undefined);
-  const clientAssertion = assertionKey ? { key: assertionKey, audience: authorizationServer.metadataIssuer ?? authorizationServer.issuer } : undefined;
+  const clientAssertion = assertionKey
+    ? { key: assertionKey, audience: authorizationServer.metadataIssuer ?? authorizationServer.issuer }
+    : undefined;
 
   if (grantType !== 'authorization_code') {
     if (!oauth.clientId) {
@@ -193,7 +198,8 @@ export async function authenticate(
   try {
     let client: StoredClient;
     if (plan.kind !== 'dynamic-registration') client = plan.client;
-    else if (previous?.client.source === 'dynamic-registration' && previous.client.redirectUri === callback.redirectUri) client = previous.client;
+    else if (previous?.client.source === 'dynamic-registration' && previous.client.redirectUri === callback.redirectUri)
+      client = previous.client;
     else {
       client = await registerClient({
         serverName,
@@ -225,11 +231,11 @@ export async function authenticate(
         throw OAuthError.isInstance(error)
           ? error
           : new OAuthError({
-            code: 'BROWSER_OPEN_FAILED',
-            message: `Could not open a browser for MCP server '${serverName}': ${(error as Error).message}`,
-            serverName,
-            cause: error,
-          });
+              code: 'BROWSER_OPEN_FAILED',
+              message: `Could not open a browser for MCP server '${serverName}': ${(error as Error).message}`,
+              serverName,
+              cause: error,
+            });
       }
     }
     const code = await codePromise;

@@ -48,7 +48,10 @@ export function assertPkceSupport(options: {
   const methods = options.authorizationServer.codeChallengeMethodsSupported;
   if (methods === undefined && options.allowMissingPkceSupport) return;
   if (methods?.includes('S256')) return;
-  const issue = methods === undefined ? 'does not advertise code_challenge_methods_supported' : `supports only ${methods.join(', ') || 'no'} PKCE methods`;
+  const issue =
+    methods === undefined
+      ? 'does not advertise code_challenge_methods_supported'
+      : `supports only ${methods.join(', ') || 'no'} PKCE methods`;
   throw new OAuthError({
     code: 'PKCE_UNSUPPORTED',
     message: `The authorization server of MCP server '${options.serverName}' (${options.authorizationServer.issuer}) ${issue}, so PKCE S256 cannot be verified.${methods === undefined ? ' If you trust it, set "oauth.allowMissingPkceSupport": true in the server entry.' : ''}`,

@@ -39,7 +39,9 @@ describe('startCallbackServer', () => {
   it('reports an error parameter and escapes what it echoes', async () => {
     const server = await startCallbackServer({ redirectUri, expectedState: 'st', serverName: 'srv' });
     const hostile = '<script>alert(1)</script>';
-    const response = await fetch(`http://127.0.0.1:${new URL(server.redirectUri).port}/oauth/callback?state=st&error=access_denied&error_description=${encodeURIComponent(hostile)}`);
+    const response = await fetch(
+      `http://127.0.0.1:${new URL(server.redirectUri).port}/oauth/callback?state=st&error=access_denied&error_description=${encodeURIComponent(hostile)}`,
+    );
     const html = await response.text();
     expect(response.status).toBe(400);
     expect(html).not.toContain('<script>');
@@ -75,12 +77,24 @@ describe('startCallbackServer', () => {
   });
 
   it('checks the RFC 9207 iss parameter when an issuer is expected', async () => {
-    const server = await startCallbackServer({ redirectUri, expectedState: 'st', expectedIssuer: 'https://as.example', requireIssuer: true });
+    const server = await startCallbackServer({
+      redirectUri,
+      expectedState: 'st',
+      expectedIssuer: 'https://as.example',
+      requireIssuer: true,
+    });
     const port = new URL(server.redirectUri).port;
-    expect((await fetch(`http://127.0.0.1:${port}/oauth/callback?state=st&code=c&iss=${encodeURIComponent('https://evil.example')}`)).status).toBe(400);
+    expect(
+      (await fetch(`http://127.0.0.1:${port}/oauth/callback?state=st&code=c&iss=${encodeURIComponent('https://evil.example')}`)).status,
+    ).toBe(400);
     await expect(server.waitForCode()).rejects.toMatchObject({ code: 'ISSUER_MISMATCH' });
     await server.close();
-    const missing = await startCallbackServer({ redirectUri, expectedState: 'st', expectedIssuer: 'https://as.example', requireIssuer: true });
+    const missing = await startCallbackServer({
+      redirectUri,
+      expectedState: 'st',
+      expectedIssuer: 'https://as.example',
+      requireIssuer: true,
+    });
     await fetch(`http://127.0.0.1:${new URL(missing.redirectUri).port}/oauth/callback?state=st&code=c`);
     await expect(missing.waitForCode()).rejects.toMatchObject({ code: 'ISSUER_MISMATCH' });
     await missing.close();

@@ -163,7 +163,10 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
   for (const host of bindHosts.slice(1)) {
     const extra = createServer(handler);
     // The second loopback family is best effort: some machines have no ::1.
-    await listen(extra, port, host).then(() => servers.push(extra), () => undefined);
+    await listen(extra, port, host).then(
+      () => servers.push(extra),
+      () => undefined,
+    );
   }
   const actual = new URL(requested.href);
   actual.port = String(port);
@@ -179,7 +182,8 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
     options.timeoutMs ?? DEFAULT_CALLBACK_TIMEOUT_MS,
   );
   timer.unref();
-  const onAbort = () => finish(new OAuthError({ code: 'CANCELLED', message: 'The OAuth flow was cancelled.', serverName, cause: options.signal?.reason }));
+  const onAbort = () =>
+    finish(new OAuthError({ code: 'CANCELLED', message: 'The OAuth flow was cancelled.', serverName, cause: options.signal?.reason }));
   if (options.signal?.aborted) onAbort();
   options.signal?.addEventListener('abort', onAbort, { once: true });
   const close = async () => {

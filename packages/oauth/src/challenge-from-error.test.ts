@@ -19,9 +19,14 @@ describe('challengeFromError', () => {
     const transportLike = Object.assign(new Error('403'), {
       wwwAuthenticate: 'Bearer error="insufficient_scope", scope="x y", resource_metadata="https://mcp.example/prm"',
     });
-    expect(challengeFromError(transportLike)).toEqual({ error: 'insufficient_scope', scope: 'x y', resourceMetadata: 'https://mcp.example/prm' });
+    expect(challengeFromError(transportLike)).toEqual({
+      error: 'insufficient_scope',
+      scope: 'x y',
+      resourceMetadata: 'https://mcp.example/prm',
+    });
     expect(challengeFromError(Object.assign(new Error('401'), { scope: 's', resourceMetadataUrl: 'https://m/prm' }))).toEqual({
-      scope: 's', resourceMetadata: 'https://m/prm',
+      scope: 's',
+      resourceMetadata: 'https://m/prm',
     });
   });
 

@@ -4,7 +4,9 @@ import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.j
 const MAX_CAUSE_DEPTH = 5;
 
 function fromFields(value: Record<string, unknown>): BearerChallenge | undefined {
-  const challenge: BearerChallenge = { ...(typeof value.wwwAuthenticate === 'string' ? parseWwwAuthenticate(value.wwwAuthenticate) : undefined) };
+  const challenge: BearerChallenge = {
+    ...(typeof value.wwwAuthenticate === 'string' ? parseWwwAuthenticate(value.wwwAuthenticate) : undefined),
+  };
   if (OAuthError.isInstance(value)) {
     if (value.oauthErrorCode && !challenge.error) challenge.error = value.oauthErrorCode;
     if (value.requiredScope && !challenge.scope) challenge.scope = value.requiredScope;

@@ -48,7 +48,12 @@ describe('private_key_jwt client assertions', () => {
       const psJwt = decode(createClientAssertion({ clientId: 'c', audience: 'a', key: ps! }));
       expect(psJwt.header.alg).toBe('PS384');
       expect(
-        verify('sha384', psJwt.input, { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST }, psJwt.signature),
+        verify(
+          'sha384',
+          psJwt.input,
+          { key: publicKey, padding: constants.RSA_PKCS1_PSS_PADDING, saltLength: constants.RSA_PSS_SALTLEN_DIGEST },
+          psJwt.signature,
+        ),
       ).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });

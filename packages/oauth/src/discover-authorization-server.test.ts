@@ -17,7 +17,10 @@ const asMetadata = (base: string, extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-async function run(routes: Record<string, (base: string) => RouteAnswer>, options: { serverPath?: string; resourceMetadata?: (base: string) => string; issuer?: string } = {}) {
+async function run(
+  routes: Record<string, (base: string) => RouteAnswer>,
+  options: { serverPath?: string; resourceMetadata?: (base: string) => string; issuer?: string } = {},
+) {
   const server = await startJsonRoutesServer((request, base) => routes[request.path.split('?')[0]!]?.(base));
   servers.push(server);
   const serverUrl = `${server.url}${options.serverPath ?? '/mcp'}`;
@@ -28,16 +31,22 @@ async function run(routes: Record<string, (base: string) => RouteAnswer>, option
     challenge: options.resourceMetadata ? { resourceMetadata: options.resourceMetadata(server.url) } : undefined,
     guard: createUrlGuard({ serverName: 'unit', mcpServerUrl: serverUrl }),
     fetch: (input, init) => globalThis.fetch(input, init),
-  }).then((r) => r, (e: unknown) => e);
+  }).then(
+    (r) => r,
+    (e: unknown) => e,
+  );
   return { result, paths: server.requests.map((r) => r.path), base: server.url };
 }
 
 describe('discoverAuthorizationServer', () => {
   it('uses the resource_metadata URL of the challenge and never asks the well-known URLs', async () => {
-    const { result, paths } = await run({
-      '/custom/prm.json': (base) => ({ body: { resource: `${base}/mcp`, authorization_servers: [`${base}/tenant1`] } }),
-      '/tenant1/.well-known/openid-configuration': (base) => ({ body: asMetadata(`${base}/tenant1`) }),
-    }, { resourceMetadata: (base) => `${base}/custom/prm.json` });
+    const { result, paths } = await run(
+      {
+        '/custom/prm.json': (base) => ({ body: { resource: `${base}/mcp`, authorization_servers: [`${base}/tenant1`] } }),
+        '/tenant1/.well-known/openid-configuration': (base) => ({ body: asMetadata(`${base}/tenant1`) }),
+      },
+      { resourceMetadata: (base) => `${base}/custom/prm.json` },
+    );
     expect(paths).toEqual([
       '/custom/prm.json',
       '/.well-known/oauth-authorization-server/tenant1',
@@ -49,7 +58,9 @@ describe('discoverAuthorizationServer', () => {
 
   it('tries the path-inserted protected-resource URL, then the root, then RFC 8414 before OpenID at the root', async () => {
     const { result, paths, base } = await run({
-      '/.well-known/oauth-protected-resource': (b) => ({ body: { resource: `${b}/mcp`, authorization_servers: [b], scopes_supported: ['a', 'b'] } }),
+      '/.well-known/oauth-protected-resource': (b) => ({
+        body: { resource: `${b}/mcp`, authorization_servers: [b], scopes_supported: ['a', 'b'] },
+      }),
       '/.well-known/openid-configuration': (b) => ({ body: asMetadata(b) }),
     });
     expect(paths).toEqual([
@@ -58,7 +69,11 @@ describe('discoverAuthorizationServer', () => {
       '/.well-known/oauth-authorization-server',
       '/.well-known/openid-configuration',
     ]);
-    expect(result).toMatchObject({ resource: `${base}/mcp`, resourceScopesSupported: ['a', 'b'], authorizationServer: { tokenEndpoint: `${base}/token` } });
+    expect(result).toMatchObject({
+      resource: `${base}/mcp`,
+      resourceScopesSupported: ['a', 'b'],
+      authorizationServer: { tokenEndpoint: `${base}/token` },
+    });
   });
 
   it('stops at the path-inserted protected-resource URL when it answers', async () => {
@@ -70,24 +85,33 @@ describe('discoverAuthorizationServer', () => {
   });
 
   it('accepts a root resource for a server below it, and a trailing slash', async () => {
-    const { result } = await run({
-      '/.well-known/oauth-protected-resource/api/mcp': (b) => ({ body: { resource: `${b}/`, authorization_servers: [b] } }),
-      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
-    }, { serverPath: '/api/mcp' });
+    const { result } = await run(
+      {
+        '/.well-known/oauth-protected-resource/api/mcp': (b) => ({ body: { resource: `${b}/`, authorization_servers: [b] } }),
+        '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
+      },
+      { serverPath: '/api/mcp' },
+    );
     expect(OAuthError.isInstance(result)).toBe(false);
   });
 
   it('refuses a resource that is a sibling path (/api vs /api123)', async () => {
-    const { result } = await run({
-      '/.well-known/oauth-protected-resource/api123': (b) => ({ body: { resource: `${b}/api`, authorization_servers: [b] } }),
-    }, { serverPath: '/api123' });
+    const { result } = await run(
+      {
+        '/.well-known/oauth-protected-resource/api123': (b) => ({ body: { resource: `${b}/api`, authorization_servers: [b] } }),
+      },
+      { serverPath: '/api123' },
+    );
     expect((result as OAuthError).code).toBe('RESOURCE_MISMATCH');
   });
 
   it('falls back to the server origin and sends the canonical server URL as resource without metadata', async () => {
-    const { result, paths, base } = await run({
-      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
-    }, { serverPath: '/mcp?x=1' });
+    const { result, paths, base } = await run(
+      {
+        '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
+      },
+      { serverPath: '/mcp?x=1' },
+    );
     expect(paths.slice(0, 2)).toEqual(['/.well-known/oauth-protected-resource/mcp?x=1', '/.well-known/oauth-protected-resource']);
     expect(result).toMatchObject({ authorizationServerUrl: base, resource: `${base}/mcp` });
   });
@@ -136,7 +160,12 @@ describe('discoverAuthorizationServer', () => {
     );
     servers.push(server);
     const serverUrl = `${server.url}/mcp`;
-    const common = { serverName: 'unit', serverUrl, guard: createUrlGuard({ serverName: 'unit', mcpServerUrl: serverUrl }), fetch: globalThis.fetch };
+    const common = {
+      serverName: 'unit',
+      serverUrl,
+      guard: createUrlGuard({ serverName: 'unit', mcpServerUrl: serverUrl }),
+      fetch: globalThis.fetch,
+    };
     const result = await discoverAuthorizationServer({ ...common, config: { grantType: 'client_credentials' } });
     expect(result.authorizationServer).toMatchObject({ tokenEndpoint: `${server.url}/token`, grantTypesSupported: ['client_credentials'] });
     expect(result.authorizationServer.authorizationEndpoint).toBeUndefined();

@@ -185,7 +185,11 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     // A 2025-03-26 server without any metadata: its own origin is the authorization server, with
     // the spec's default endpoints (configured endpoints still win).
     const origin = new URL(serverUrl).origin;
-    const fallback = { authorization_endpoint: `${origin}/authorize`, token_endpoint: `${origin}/token`, registration_endpoint: `${origin}/register` };
+    const fallback = {
+      authorization_endpoint: `${origin}/authorize`,
+      token_endpoint: `${origin}/token`,
+      registration_endpoint: `${origin}/register`,
+    };
     const authorizationServer = await readAuthorizationServer(fallback, authorizationServerUrl, options);
     authorizationServer.usesDefaultEndpoints = true;
     return { authorizationServerUrl, authorizationServer, resource };

@@ -16,8 +16,14 @@ afterEach(async () => {
 });
 
 const entry = (serverName: string, issuer: string, accessToken: string, updatedAt = 1): StoredOAuthCredentials => ({
-  serverName, issuer, mcpServerUrl: 'https://mcp.example/mcp', resource: 'https://mcp.example/mcp', tokenEndpoint: `${issuer}/token`,
-  client: { clientId: 'c', source: 'configured' }, token: { accessToken, tokenType: 'Bearer' }, updatedAt,
+  serverName,
+  issuer,
+  mcpServerUrl: 'https://mcp.example/mcp',
+  resource: 'https://mcp.example/mcp',
+  tokenEndpoint: `${issuer}/token`,
+  client: { clientId: 'c', source: 'configured' },
+  token: { accessToken, tokenType: 'Bearer' },
+  updatedAt,
 });
 
 describe.each([

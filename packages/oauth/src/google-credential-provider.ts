@@ -42,7 +42,9 @@ export class GoogleCredentialProvider extends GoogleProviderBase implements OAut
     if (!url) throw this.#configError('has no url or httpUrl');
     const host = new URL(url).hostname;
     if (!GOOGLE_CREDENTIALS_ALLOWED_HOSTS.some((pattern) => pattern.test(host))) {
-      throw this.#configError(`is at ${host}, which is not a Google host (*.googleapis.com, *.run.app, luci.app); Google credentials are not sent there`);
+      throw this.#configError(
+        `is at ${host}, which is not a Google host (*.googleapis.com, *.run.app, luci.app); Google credentials are not sent there`,
+      );
     }
     this.#scopes = options.config.oauth?.scopes ?? [];
     if (this.#scopes.length === 0) throw this.#configError('has no oauth.scopes; google_credentials needs the scopes to request');

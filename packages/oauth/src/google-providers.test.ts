@@ -26,22 +26,50 @@ function fakeClient(overrides: Partial<GoogleAuthClientLike> = {}): GoogleAuthCl
   };
 }
 
-const errorOf = (fn: () => unknown) => { try { fn(); } catch (e) { return e as OAuthError; } return undefined; };
+const errorOf = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return e as OAuthError;
+  }
+  return undefined;
+};
 
 describe('GoogleCredentialProvider', () => {
   it('requires a Google host and scopes', () => {
-    expect(errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://evil.example/mcp', oauth: { scopes } } }))?.code).toBe('INVALID_CONFIG');
-    expect(errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://googleapis.com/mcp', oauth: { scopes } } }))?.code).toBe('INVALID_CONFIG');
-    expect(errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://x.googleapis.com/mcp' } }))?.message).toContain('oauth.scopes');
-    for (const url of ['https://x.googleapis.com/mcp', 'https://luci.app/mcp', 'https://sub.luci.app/mcp', 'https://my-gcp-service.run.app/mcp']) {
-      expect(errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: url, oauth: { scopes } } })), url).toBeUndefined();
+    expect(
+      errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://evil.example/mcp', oauth: { scopes } } }))
+        ?.code,
+    ).toBe('INVALID_CONFIG');
+    expect(
+      errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://googleapis.com/mcp', oauth: { scopes } } }))
+        ?.code,
+    ).toBe('INVALID_CONFIG');
+    expect(
+      errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://x.googleapis.com/mcp' } }))?.message,
+    ).toContain('oauth.scopes');
+    for (const url of [
+      'https://x.googleapis.com/mcp',
+      'https://luci.app/mcp',
+      'https://sub.luci.app/mcp',
+      'https://my-gcp-service.run.app/mcp',
+    ]) {
+      expect(
+        errorOf(() => new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: url, oauth: { scopes } } })),
+        url,
+      ).toBeUndefined();
     }
   });
 
   it('returns a Bearer token, caches it until 5 minutes before expiry, and adds X-Goog-User-Project', async () => {
     const client = fakeClient();
     let now = NOW;
-    const provider = new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://x.googleapis.com/mcp', oauth: { scopes } }, auth: { getClient: async () => client }, now: () => now });
+    const provider = new GoogleCredentialProvider({
+      serverName: 'g',
+      config: { httpUrl: 'https://x.googleapis.com/mcp', oauth: { scopes } },
+      auth: { getClient: async () => client },
+      now: () => now,
+    });
     expect(await provider.tokens()).toEqual({ access_token: 'ya29.token', token_type: 'Bearer', expires_in: 3600 });
     expect(provider.getRequestHeaders()).toEqual({ 'X-Goog-User-Project': 'quota-project' });
     await provider.tokens();
@@ -53,7 +81,9 @@ describe('GoogleCredentialProvider', () => {
 
   it('lets a configured X-Goog-User-Project header win, whatever its case', async () => {
     const provider = new GoogleCredentialProvider({
-      serverName: 'g', config: { httpUrl: 'https://x.googleapis.com/mcp', oauth: { scopes }, headers: { 'x-goog-user-project': 'mine' } }, auth: { getClient: async () => fakeClient() },
+      serverName: 'g',
+      config: { httpUrl: 'https://x.googleapis.com/mcp', oauth: { scopes }, headers: { 'x-goog-user-project': 'mine' } },
+      auth: { getClient: async () => fakeClient() },
     });
     await provider.tokens();
     expect(provider.getRequestHeaders()).toEqual({});
@@ -65,7 +95,10 @@ describe('GoogleCredentialProvider', () => {
     process.env.GOOGLE_APPLICATION_CREDENTIALS = join(dir, 'adc.json');
     await writeFile(process.env.GOOGLE_APPLICATION_CREDENTIALS, '{"type":"nonsense"}');
     try {
-      const provider = new GoogleCredentialProvider({ serverName: 'g', config: { httpUrl: 'https://x.googleapis.com/mcp', oauth: { scopes } } });
+      const provider = new GoogleCredentialProvider({
+        serverName: 'g',
+        config: { httpUrl: 'https://x.googleapis.com/mcp', oauth: { scopes } },
+      });
       const error = await provider.tokens().catch((e: unknown) => e);
       expect(OAuthError.isInstance(error) && error.code).toBe('GOOGLE_AUTH_FAILED');
       expect((error as Error).message).toContain('gcloud auth application-default login');
@@ -78,10 +111,16 @@ describe('GoogleCredentialProvider', () => {
 });
 
 describe('ServiceAccountImpersonationProvider', () => {
-  const config = { httpUrl: 'https://iap.example/mcp', targetAudience: 'client-id.apps.googleusercontent.com', targetServiceAccount: 'sa@p.iam.gserviceaccount.com' };
+  const config = {
+    httpUrl: 'https://iap.example/mcp',
+    targetAudience: 'client-id.apps.googleusercontent.com',
+    targetServiceAccount: 'sa@p.iam.gserviceaccount.com',
+  };
 
   it('requires url, targetAudience and targetServiceAccount', () => {
-    const error = errorOf(() => new ServiceAccountImpersonationProvider({ serverName: 'sa', config: { httpUrl: 'https://iap.example/mcp' } }));
+    const error = errorOf(
+      () => new ServiceAccountImpersonationProvider({ serverName: 'sa', config: { httpUrl: 'https://iap.example/mcp' } }),
+    );
     expect(error?.code).toBe('INVALID_CONFIG');
     expect(error?.message).toContain('targetAudience, targetServiceAccount');
   });
@@ -90,7 +129,12 @@ describe('ServiceAccountImpersonationProvider', () => {
     const exp = Math.floor(NOW / 1000) + 3600;
     const idToken = `h.${Buffer.from(JSON.stringify({ exp })).toString('base64url')}.s`;
     const request = vi.fn(async () => ({ data: { token: idToken } }));
-    const provider = new ServiceAccountImpersonationProvider({ serverName: 'sa', config, auth: { getClient: async () => fakeClient({ request: request as GoogleAuthClientLike['request'] }) }, now: () => NOW });
+    const provider = new ServiceAccountImpersonationProvider({
+      serverName: 'sa',
+      config,
+      auth: { getClient: async () => fakeClient({ request: request as GoogleAuthClientLike['request'] }) },
+      now: () => NOW,
+    });
     expect(await provider.tokens()).toEqual({ access_token: idToken, token_type: 'Bearer', expires_in: 3600 });
     await provider.tokens();
     expect(request).toHaveBeenCalledTimes(1);
@@ -106,8 +150,24 @@ describe('ServiceAccountImpersonationProvider', () => {
 describe('createAuthProvider', () => {
   it('picks the provider from authProviderType', () => {
     const tokenStore = new InMemoryTokenStore();
-    expect(createAuthProvider({ serverName: 'a', config: { httpUrl: 'https://x.example/mcp' }, tokenStore })).toBeInstanceOf(StoredTokenOAuthProvider);
-    expect(createAuthProvider({ serverName: 'g', config: { httpUrl: 'https://x.googleapis.com/mcp', authProviderType: 'google_credentials', oauth: { scopes } }, tokenStore })).toBeInstanceOf(GoogleCredentialProvider);
-    expect(errorOf(() => createAuthProvider({ serverName: 's', config: { httpUrl: 'https://x.example/mcp', authProviderType: 'service_account_impersonation' }, tokenStore }))?.code).toBe('INVALID_CONFIG');
+    expect(createAuthProvider({ serverName: 'a', config: { httpUrl: 'https://x.example/mcp' }, tokenStore })).toBeInstanceOf(
+      StoredTokenOAuthProvider,
+    );
+    expect(
+      createAuthProvider({
+        serverName: 'g',
+        config: { httpUrl: 'https://x.googleapis.com/mcp', authProviderType: 'google_credentials', oauth: { scopes } },
+        tokenStore,
+      }),
+    ).toBeInstanceOf(GoogleCredentialProvider);
+    expect(
+      errorOf(() =>
+        createAuthProvider({
+          serverName: 's',
+          config: { httpUrl: 'https://x.example/mcp', authProviderType: 'service_account_impersonation' },
+          tokenStore,
+        }),
+      )?.code,
+    ).toBe('INVALID_CONFIG');
   });
 });

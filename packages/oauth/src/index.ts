@@ -21,7 +21,13 @@ export { challengeFromError, isInsufficientScopeError } from './challenge-from-e
 export { selectScopes, type SelectScopesInput } from './select-scopes.js';
 export { buildAuthorizationUrl, assertPkceSupport, type BuildAuthorizationUrlOptions } from './build-authorization-url.js';
 export { createPkceParameters, type PkceParameters } from './pkce.js';
-export { planClientIdentity, registerClient, isClientMetadataDocumentUrl, type ClientIdentityPlan, type RegisterClientOptions } from './register-client.js';
+export {
+  planClientIdentity,
+  registerClient,
+  isClientMetadataDocumentUrl,
+  type ClientIdentityPlan,
+  type RegisterClientOptions,
+} from './register-client.js';
 export { requestToken, selectTokenEndpointAuthMethod, type TokenEndpointAuthMethod, type RequestTokenOptions } from './token-endpoint.js';
 export {
   createClientAssertion,
@@ -33,13 +39,7 @@ export {
   type JwtSigningAlgorithm,
 } from './client-assertion.js';
 export { requestTokenWithoutBrowser, JWT_BEARER_GRANT_TYPE, type NonInteractiveGrantOptions } from './non-interactive-grants.js';
-export {
-  requestIdJag,
-  TOKEN_EXCHANGE_GRANT_TYPE,
-  ID_TOKEN_TYPE,
-  ID_JAG_TOKEN_TYPE,
-  type RequestIdJagOptions,
-} from './request-id-jag.js';
+export { requestIdJag, TOKEN_EXCHANGE_GRANT_TYPE, ID_TOKEN_TYPE, ID_JAG_TOKEN_TYPE, type RequestIdJagOptions } from './request-id-jag.js';
 export { refreshStoredToken, isTokenExpiring, TOKEN_REFRESH_BUFFER_MS, type RefreshStoredTokenOptions } from './refresh-stored-token.js';
 export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient } from './token-store.js';
 export { InMemoryTokenStore } from './in-memory-token-store.js';
@@ -52,11 +52,21 @@ export {
   type CallbackServer,
   type CallbackServerOptions,
 } from './callback-server.js';
-export { openBrowserSafely, assertBrowserSafeUrl, browserCommand, type OpenBrowser, type OpenBrowserSafelyOptions } from './open-browser.js';
+export {
+  openBrowserSafely,
+  assertBrowserSafeUrl,
+  browserCommand,
+  type OpenBrowser,
+  type OpenBrowserSafelyOptions,
+} from './open-browser.js';
 export { createRedirectFollowingOpener } from './redirect-following-opener.js';
 export { createUrlGuard, isPrivateAddress, parseSafeHttpUrl, type UrlGuard, type UrlGuardOptions, type HostResolver } from './url-guard.js';
 export type { FetchFunction } from './guarded-fetch.js';
-export { GoogleCredentialProvider, GOOGLE_CREDENTIALS_ALLOWED_HOSTS, type GoogleCredentialProviderOptions } from './google-credential-provider.js';
+export {
+  GoogleCredentialProvider,
+  GOOGLE_CREDENTIALS_ALLOWED_HOSTS,
+  type GoogleCredentialProviderOptions,
+} from './google-credential-provider.js';
 export {
   ServiceAccountImpersonationProvider,
   generateIdTokenUrl,

@@ -41,7 +41,9 @@ describe('the default browser opener', () => {
   });
 
   it('reports a missing opener as BROWSER_OPEN_FAILED', async () => {
-    await expect(openBrowserSafely('https://as.example/', { platform: 'linux', spawn: fakeSpawn('error') })).rejects.toMatchObject({ code: 'BROWSER_OPEN_FAILED' });
+    await expect(openBrowserSafely('https://as.example/', { platform: 'linux', spawn: fakeSpawn('error') })).rejects.toMatchObject({
+      code: 'BROWSER_OPEN_FAILED',
+    });
     expect(() => assertBrowserSafeUrl('https://as.example/authorize?state=a-b_c.d~e&scope=x+y*')).not.toThrow();
   });
 });
@@ -62,8 +64,13 @@ describe('createRedirectFollowingOpener', () => {
     servers.push(server);
     const open = createRedirectFollowingOpener();
     await open(`${server.url}/authorize?redirect_uri=${encodeURIComponent(`${server.url}/callback`)}`);
-    expect(server.requests.map((r) => r.path)).toEqual(['/authorize?redirect_uri=' + encodeURIComponent(`${server.url}/callback`), '/callback?code=c&state=s']);
-    const error = await Promise.resolve(open(`${server.url}/login?redirect_uri=${encodeURIComponent(`${server.url}/callback`)}`)).catch((e: unknown) => e);
+    expect(server.requests.map((r) => r.path)).toEqual([
+      '/authorize?redirect_uri=' + encodeURIComponent(`${server.url}/callback`),
+      '/callback?code=c&state=s',
+    ]);
+    const error = await Promise.resolve(open(`${server.url}/login?redirect_uri=${encodeURIComponent(`${server.url}/callback`)}`)).catch(
+      (e: unknown) => e,
+    );
     expect(OAuthError.isInstance(error) && error.code).toBe('BROWSER_OPEN_FAILED');
   });
 

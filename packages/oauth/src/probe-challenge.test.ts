@@ -18,7 +18,10 @@ async function probe(handler: (request: SeenRequest) => RouteAnswer | undefined)
 
 describe('probeChallenge', () => {
   it('reads the challenge of a 401 on initialize and sends nothing else', async () => {
-    const { challenge, seen } = await probe(() => ({ status: 401, headers: { 'www-authenticate': 'Bearer scope="a", resource_metadata="https://m/prm"' } }));
+    const { challenge, seen } = await probe(() => ({
+      status: 401,
+      headers: { 'www-authenticate': 'Bearer scope="a", resource_metadata="https://m/prm"' },
+    }));
     expect(challenge).toEqual({ scope: 'a', resourceMetadata: 'https://m/prm' });
     expect(seen).toEqual(['POST initialize']);
   });
@@ -26,7 +29,8 @@ describe('probeChallenge', () => {
   it('asks tools/list in the session when initialize is let through, then ends the session', async () => {
     const { challenge, seen, requests } = await probe((request): RouteAnswer => {
       if (request.method === 'DELETE') return { status: 200 };
-      if (rpcMethod(request) === 'initialize') return { body: { jsonrpc: '2.0', id: 0, result: {} }, headers: { 'mcp-session-id': 'sess-1' } };
+      if (rpcMethod(request) === 'initialize')
+        return { body: { jsonrpc: '2.0', id: 0, result: {} }, headers: { 'mcp-session-id': 'sess-1' } };
       return { status: 401, headers: { 'www-authenticate': 'Bearer scope="mcp:basic"' } };
     });
     expect(challenge).toEqual({ scope: 'mcp:basic' });
@@ -36,7 +40,9 @@ describe('probeChallenge', () => {
 
   it('returns undefined when the server needs no authorization, and falls back to an SSE GET for other answers', async () => {
     expect((await probe(() => ({ body: { jsonrpc: '2.0', id: 0, result: {} } }))).challenge).toBeUndefined();
-    const sse = await probe((request) => (request.method === 'GET' ? { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } } : { status: 405 }));
+    const sse = await probe((request) =>
+      request.method === 'GET' ? { status: 401, headers: { 'www-authenticate': 'Bearer error="invalid_token"' } } : { status: 405 },
+    );
     expect(sse.challenge).toEqual({ error: 'invalid_token' });
     expect(sse.seen).toEqual(['POST initialize', 'GET']);
   });

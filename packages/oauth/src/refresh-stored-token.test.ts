@@ -21,11 +21,26 @@ async function tokenServer(answer: () => RouteAnswer) {
   return server;
 }
 
-function credentials(tokenEndpoint: string, overrides: Partial<StoredOAuthCredentials['token']> = {}, client: Partial<StoredOAuthCredentials['client']> = {}): StoredOAuthCredentials {
+function credentials(
+  tokenEndpoint: string,
+  overrides: Partial<StoredOAuthCredentials['token']> = {},
+  client: Partial<StoredOAuthCredentials['client']> = {},
+): StoredOAuthCredentials {
   return {
-    serverName: 'srv', issuer: 'https://as.example', mcpServerUrl: 'https://mcp.example/mcp', resource: 'https://mcp.example/mcp', tokenEndpoint,
+    serverName: 'srv',
+    issuer: 'https://as.example',
+    mcpServerUrl: 'https://mcp.example/mcp',
+    resource: 'https://mcp.example/mcp',
+    tokenEndpoint,
     client: { clientId: 'client-1', source: 'dynamic-registration', ...client },
-    token: { accessToken: 'old-access', tokenType: 'Bearer', refreshToken: 'old-refresh', expiresAt: NOW + 60_000, scope: 'a b', ...overrides },
+    token: {
+      accessToken: 'old-access',
+      tokenType: 'Bearer',
+      refreshToken: 'old-refresh',
+      expiresAt: NOW + 60_000,
+      scope: 'a b',
+      ...overrides,
+    },
     updatedAt: NOW - 1000,
   };
 }
@@ -52,14 +67,30 @@ describe('token refresh', () => {
     const tokenStore = new InMemoryTokenStore();
     const updated = await refreshStoredToken({ credentials: credentials(`${server.url}/token`), tokenStore, fetch, now: () => NOW });
     const body = new URLSearchParams(server.requests[0]!.body);
-    expect(Object.fromEntries(body)).toEqual({ grant_type: 'refresh_token', refresh_token: 'old-refresh', resource: 'https://mcp.example/mcp', client_id: 'client-1' });
-    expect(updated.token).toEqual({ accessToken: 'new-access', tokenType: 'bearer', refreshToken: 'old-refresh', expiresAt: NOW + 3_600_000, scope: 'a b' });
+    expect(Object.fromEntries(body)).toEqual({
+      grant_type: 'refresh_token',
+      refresh_token: 'old-refresh',
+      resource: 'https://mcp.example/mcp',
+      client_id: 'client-1',
+    });
+    expect(updated.token).toEqual({
+      accessToken: 'new-access',
+      tokenType: 'bearer',
+      refreshToken: 'old-refresh',
+      expiresAt: NOW + 3_600_000,
+      scope: 'a b',
+    });
     expect((await tokenStore.get('srv'))?.token.accessToken).toBe('new-access');
   });
 
   it('stores a rotated refresh token', async () => {
     const server = await tokenServer(() => ({ body: { access_token: 'n', refresh_token: 'rotated', expires_in: '60' } }));
-    const updated = await refreshStoredToken({ credentials: credentials(`${server.url}/token`), tokenStore: new InMemoryTokenStore(), fetch, now: () => NOW });
+    const updated = await refreshStoredToken({
+      credentials: credentials(`${server.url}/token`),
+      tokenStore: new InMemoryTokenStore(),
+      fetch,
+      now: () => NOW,
+    });
     expect(updated.token.refreshToken).toBe('rotated');
     expect(updated.token.expiresAt).toBe(NOW + 60_000);
   });
@@ -78,12 +109,19 @@ describe('token refresh', () => {
 
   it('uses client_secret_basic or client_secret_post as the client registration says', async () => {
     const server = await tokenServer(() => ({ body: 'access_token=form-token&token_type=Bearer' }));
-    await refreshStoredToken({ credentials: credentials(`${server.url}/token`, {}, { clientSecret: 's e/cret' }), tokenStore: new InMemoryTokenStore(), fetch, now: () => NOW });
+    await refreshStoredToken({
+      credentials: credentials(`${server.url}/token`, {}, { clientSecret: 's e/cret' }),
+      tokenStore: new InMemoryTokenStore(),
+      fetch,
+      now: () => NOW,
+    });
     expect(server.requests[0]!.headers.authorization).toBe(`Basic ${Buffer.from('client-1:s+e%2Fcret').toString('base64')}`);
     expect(new URLSearchParams(server.requests[0]!.body).has('client_secret')).toBe(false);
     const posted = await refreshStoredToken({
       credentials: credentials(`${server.url}/token`, {}, { clientSecret: 'sec', tokenEndpointAuthMethod: 'client_secret_post' }),
-      tokenStore: new InMemoryTokenStore(), fetch, now: () => NOW,
+      tokenStore: new InMemoryTokenStore(),
+      fetch,
+      now: () => NOW,
     });
     expect(posted.token.accessToken).toBe('form-token');
     expect(server.requests[1]!.headers.authorization).toBeUndefined();
@@ -105,7 +143,12 @@ describe('StoredTokenOAuthProvider', () => {
   it('never sends a token stored for another server URL', async () => {
     const tokenStore = new InMemoryTokenStore();
     await tokenStore.set(credentials('http://127.0.0.1:9/token', { expiresAt: NOW + 3_600_000 }));
-    const moved = new StoredTokenOAuthProvider({ serverName: 'srv', config: { httpUrl: 'https://other.example/mcp' }, tokenStore, now: () => NOW });
+    const moved = new StoredTokenOAuthProvider({
+      serverName: 'srv',
+      config: { httpUrl: 'https://other.example/mcp' },
+      tokenStore,
+      now: () => NOW,
+    });
     expect(await moved.tokens()).toBeUndefined();
     expect(await moved.clientInformation()).toBeUndefined();
   });
@@ -125,16 +168,33 @@ describe('StoredTokenOAuthProvider', () => {
   it('never starts a flow: the SDK hooks throw AUTH_REQUIRED naming the server and the command', async () => {
     const provider = new StoredTokenOAuthProvider({ serverName: 'github', config, tokenStore: new InMemoryTokenStore() });
     for (const hook of [() => provider.discoveryState(), () => provider.redirectToAuthorization(), () => provider.codeVerifier()]) {
-      const error = (() => { try { hook(); } catch (e) { return e; } })() as OAuthError;
+      const error = (() => {
+        try {
+          hook();
+        } catch (e) {
+          return e;
+        }
+      })() as OAuthError;
       expect(error.code).toBe('AUTH_REQUIRED');
-      expect(error.message).toBe(`MCP server 'github' requires authentication: run "toolhost mcp auth github" (or your host's equivalent) to authenticate.`);
+      expect(error.message).toBe(
+        `MCP server 'github' requires authentication: run "toolhost mcp auth github" (or your host's equivalent) to authenticate.`,
+      );
     }
   });
 
   it('records challenges through wrapFetch and limits repeated step-ups', async () => {
-    const server = await startJsonRoutesServer(() => ({ status: 403, body: {}, headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="x y"' } }));
+    const server = await startJsonRoutesServer(() => ({
+      status: 403,
+      body: {},
+      headers: { 'www-authenticate': 'Bearer error="insufficient_scope", scope="x y"' },
+    }));
     servers.push(server);
-    const provider = new StoredTokenOAuthProvider({ serverName: 's', config: { httpUrl: `${server.url}/mcp` }, tokenStore: new InMemoryTokenStore(), maxStepUpAttempts: 2 });
+    const provider = new StoredTokenOAuthProvider({
+      serverName: 's',
+      config: { httpUrl: `${server.url}/mcp` },
+      tokenStore: new InMemoryTokenStore(),
+      maxStepUpAttempts: 2,
+    });
     await provider.wrapFetch()(`${server.url}/mcp`, { method: 'POST' });
     expect(provider.lastChallenge).toEqual({ error: 'insufficient_scope', scope: 'x y' });
     expect(provider.authRequiredError()).toMatchObject({ code: 'AUTH_REQUIRED', requiredScope: 'x y' });

@@ -84,7 +84,9 @@ export async function requestIdJag(options: RequestIdJagOptions): Promise<string
     client: {
       clientId: idp.clientId,
       source: 'configured',
-      ...(idp.clientSecret ? { clientSecret: idp.clientSecret, tokenEndpointAuthMethod: 'client_secret_post' } : { tokenEndpointAuthMethod: 'none' }),
+      ...(idp.clientSecret
+        ? { clientSecret: idp.clientSecret, tokenEndpointAuthMethod: 'client_secret_post' }
+        : { tokenEndpointAuthMethod: 'none' }),
     },
     params: {
       grant_type: TOKEN_EXCHANGE_GRANT_TYPE,

@@ -88,8 +88,7 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
       body.set('client_assertion', createClientAssertion({ clientId: client.clientId, ...options.clientAssertion, now: options.now }));
     }
   }
-  const what =
-    options.what ?? (options.failureCode === 'REFRESH_FAILED' ? 'refresh the OAuth token' : 'exchange the authorization code');
+  const what = options.what ?? (options.failureCode === 'REFRESH_FAILED' ? 'refresh the OAuth token' : 'exchange the authorization code');
   let response: Response;
   try {
     response = await options.fetch(options.tokenEndpoint, { method: 'POST', headers, body, redirect: 'error' });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { authorizationServerMetadataUrls, canonicalResourceUri, protectedResourceMetadataUrls, resourceMatchesServer } from './well-known-urls.js';
+import {
+  authorizationServerMetadataUrls,
+  canonicalResourceUri,
+  protectedResourceMetadataUrls,
+  resourceMatchesServer,
+} from './well-known-urls.js';
 
 const hrefs = (urls: URL[]) => urls.map((u) => u.href);
 

@@ -27,10 +27,7 @@ export function authorizationServerMetadataUrls(issuer: string | URL): URL[] {
   const url = new URL(issuer);
   const path = trimmedPath(url);
   if (path === '') {
-    return [
-      new URL('/.well-known/oauth-authorization-server', url.origin),
-      new URL('/.well-known/openid-configuration', url.origin),
-    ];
+    return [new URL('/.well-known/oauth-authorization-server', url.origin), new URL('/.well-known/openid-configuration', url.origin)];
   }
   return [
     new URL(`/.well-known/oauth-authorization-server${path}`, url.origin),

@@ -4,8 +4,14 @@ import { parseWwwAuthenticate } from './www-authenticate.js';
 describe('parseWwwAuthenticate', () => {
   it('reads resource_metadata, scope and error from a Bearer challenge', () => {
     expect(
-      parseWwwAuthenticate('Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="https://x.example/.well-known/oauth-protected-resource"'),
-    ).toEqual({ error: 'insufficient_scope', scope: 'files:read files:write', resourceMetadata: 'https://x.example/.well-known/oauth-protected-resource' });
+      parseWwwAuthenticate(
+        'Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="https://x.example/.well-known/oauth-protected-resource"',
+      ),
+    ).toEqual({
+      error: 'insufficient_scope',
+      scope: 'files:read files:write',
+      resourceMetadata: 'https://x.example/.well-known/oauth-protected-resource',
+    });
   });
 
   it('finds the Bearer challenge among several, with unquoted values and escapes', () => {

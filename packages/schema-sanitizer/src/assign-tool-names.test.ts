@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { assignToolNames, MAX_TOOL_NAME_LENGTH } from './index.js';
 
-const names = (entries: { serverName: string; toolName: string }[], reservedNames?: string[]) => assignToolNames(entries, { reservedNames }).names.map((n) => n.registeredName);
+const names = (entries: { serverName: string; toolName: string }[], reservedNames?: string[]) =>
+  assignToolNames(entries, { reservedNames }).names.map((n) => n.registeredName);
 
 describe('assignToolNames', () => {
   it('gives the first server the bare name and later servers serverName__toolName', () => {
@@ -17,7 +18,12 @@ describe('assignToolNames', () => {
       ['jira__search', 'qualified'],
       ['merge', 'bare'],
     ]);
-    expect(result.byRegisteredName.get('gitlab__search')).toEqual({ registeredName: 'gitlab__search', serverName: 'gitlab', toolName: 'search', kind: 'qualified' });
+    expect(result.byRegisteredName.get('gitlab__search')).toEqual({
+      registeredName: 'gitlab__search',
+      serverName: 'gitlab',
+      toolName: 'search',
+      kind: 'qualified',
+    });
   });
 
   it('depends only on the order given, and is deterministic', () => {

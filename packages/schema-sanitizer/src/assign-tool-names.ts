@@ -87,7 +87,8 @@ export function assignToolNames(entries: readonly ToolNameEntry[], options: Assi
     } else {
       const suffix = `_${shortHash(`${serverName}\u0000${toolName}`)}`;
       registeredName = withSuffix(qualified, suffix, policy.maxLength);
-      for (let counter = 2; taken.has(registeredName); counter++) registeredName = withSuffix(qualified, `${suffix}_${counter}`, policy.maxLength);
+      for (let counter = 2; taken.has(registeredName); counter++)
+        registeredName = withSuffix(qualified, `${suffix}_${counter}`, policy.maxLength);
       kind = 'hashed';
     }
     taken.add(registeredName);

@@ -25,13 +25,14 @@ describe('real-world tool schema corpus', () => {
   it.each(cases)('%s: gemini output has no $schema, additionalProperties, $ref, $defs, nor default next to anyOf', (_name, schema) => {
     const out = sanitizeSchema(schema, { profile: 'gemini' });
     visitSchemas(out, (node, path) => {
-      for (const banned of ['$schema', 'additionalProperties', '$ref', '$defs', 'definitions']) expect(node, `${path} ${banned}`).not.toHaveProperty(banned);
+      for (const banned of ['$schema', 'additionalProperties', '$ref', '$defs', 'definitions'])
+        expect(node, `${path} ${banned}`).not.toHaveProperty(banned);
       if (node['anyOf'] !== undefined) expect(node, path).not.toHaveProperty('default');
       if (Array.isArray(node['type'])) expect((node['type'] as unknown[]).includes('null'), path).toBe(false);
     });
   });
 
-  it.each(cases)('%s: gemini with geminiSchemaFieldsOnly uses only fields of Gemini\'s Schema', (_name, schema) => {
+  it.each(cases)("%s: gemini with geminiSchemaFieldsOnly uses only fields of Gemini's Schema", (_name, schema) => {
     const out = sanitizeSchema(schema, { profile: 'gemini', geminiSchemaFieldsOnly: true });
     visitSchemas(out, (node, path) => {
       for (const keyword of Object.keys(node)) expect(GEMINI_SCHEMA_FIELDS.has(keyword), `${path} ${keyword}`).toBe(true);

@@ -21,7 +21,15 @@ export function findRefCycles(schema: unknown): string[] {
         const value = node[key];
         if (key === '$ref' && typeof value === 'string') {
           const segments = parseLocalRef(value);
-          if (segments !== undefined) refs.push({ at: path, target: segments.map(escapePointerSegment).map((s) => `/${s}`).join(''), raw: value });
+          if (segments !== undefined)
+            refs.push({
+              at: path,
+              target: segments
+                .map(escapePointerSegment)
+                .map((s) => `/${s}`)
+                .join(''),
+              raw: value,
+            });
         } else if (typeof value === 'object' && value !== null) {
           stack.push({ node: value, path: `${path}/${escapePointerSegment(key)}` });
         }

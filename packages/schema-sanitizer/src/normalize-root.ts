@@ -52,7 +52,8 @@ export function normalizeRoot(input: Record<string, unknown>, report: Report): R
   if (Array.isArray(type) && type.includes('object')) return { ...node, type: 'object' };
   if (type === undefined) {
     if (isPlainObject(node['properties'])) return { ...node, type: 'object' };
-    if (node['anyOf'] === undefined && node['oneOf'] === undefined && node['allOf'] === undefined) return { ...node, ...emptyObjectSchema() };
+    if (node['anyOf'] === undefined && node['oneOf'] === undefined && node['allOf'] === undefined)
+      return { ...node, ...emptyObjectSchema() };
     return node;
   }
   report('type', 'root-not-object');

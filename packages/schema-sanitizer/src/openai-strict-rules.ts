@@ -5,14 +5,41 @@ import { isObjectSchema, isUnconstrained } from './schema-predicates.js';
 
 /** Keywords OpenAI strict mode accepts; everything else is dropped. */
 export const OPENAI_STRICT_KEYWORDS: ReadonlySet<string> = new Set([
-  'type', 'properties', 'required', 'additionalProperties', 'items', 'anyOf', 'enum', 'const',
-  'description', 'title', '$ref', '$defs', 'definitions', 'pattern', 'format', 'multipleOf',
-  'maximum', 'exclusiveMaximum', 'minimum', 'exclusiveMinimum', 'minItems', 'maxItems',
+  'type',
+  'properties',
+  'required',
+  'additionalProperties',
+  'items',
+  'anyOf',
+  'enum',
+  'const',
+  'description',
+  'title',
+  '$ref',
+  '$defs',
+  'definitions',
+  'pattern',
+  'format',
+  'multipleOf',
+  'maximum',
+  'exclusiveMaximum',
+  'minimum',
+  'exclusiveMinimum',
+  'minItems',
+  'maxItems',
 ]);
 
 /** String formats OpenAI strict mode accepts; other `format` values are dropped. */
 export const OPENAI_STRICT_FORMATS: ReadonlySet<string> = new Set([
-  'date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid',
+  'date-time',
+  'time',
+  'date',
+  'duration',
+  'email',
+  'hostname',
+  'ipv4',
+  'ipv6',
+  'uuid',
 ]);
 
 /** The primitive types an unconstrained schema is narrowed to in strict mode. */

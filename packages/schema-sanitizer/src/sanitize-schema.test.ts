@@ -14,7 +14,10 @@ describe('sanitizeSchema: every profile', () => {
     const input = deepFreeze({
       $schema: 'http://json-schema.org/draft-07/schema#',
       type: 'object',
-      properties: { tags: { type: 'array', items: { type: 'string' }, default: ['a'] }, meta: { type: 'object', properties: { k: { type: ['string', 'null'] } } } },
+      properties: {
+        tags: { type: 'array', items: { type: 'string' }, default: ['a'] },
+        meta: { type: 'object', properties: { k: { type: ['string', 'null'] } } },
+      },
       required: ['tags'],
     });
     const before = JSON.stringify(input);
@@ -33,7 +36,11 @@ describe('sanitizeSchema: every profile', () => {
   });
 
   it.each(SCHEMA_PROFILES)('%s: a property named like a keyword is kept (names are not keywords)', (profile) => {
-    const input = { type: 'object', properties: { $schema: { type: 'string' }, additionalProperties: { type: 'string' }, default: { type: 'number' } }, required: [] };
+    const input = {
+      type: 'object',
+      properties: { $schema: { type: 'string' }, additionalProperties: { type: 'string' }, default: { type: 'number' } },
+      required: [],
+    };
     const out = sanitizeSchema(input, { profile });
     expect(Object.keys(out['properties'] as object)).toEqual(['$schema', 'additionalProperties', 'default']);
   });
@@ -80,7 +87,10 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
       type: 'object',
       additionalProperties: false,
       properties: {
-        map: { type: 'object', additionalProperties: { type: 'object', additionalProperties: false, properties: { v: { type: 'string' } } } },
+        map: {
+          type: 'object',
+          additionalProperties: { type: 'object', additionalProperties: false, properties: { v: { type: 'string' } } },
+        },
         list: { type: 'array', items: { type: 'object', $schema: 'y', additionalProperties: true, properties: {} } },
         tuple: { type: 'array', prefixItems: [{ type: 'object', additionalProperties: false }] },
       },
@@ -88,7 +98,11 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
     expect(JSON.stringify(out)).not.toMatch(/\$schema|additionalProperties/);
     expect(out).toEqual({
       type: 'object',
-      properties: { map: { type: 'object' }, list: { type: 'array', items: { type: 'object', properties: {} } }, tuple: { type: 'array', prefixItems: [{ type: 'object' }] } },
+      properties: {
+        map: { type: 'object' },
+        list: { type: 'array', items: { type: 'object', properties: {} } },
+        tuple: { type: 'array', prefixItems: [{ type: 'object' }] },
+      },
     });
   });
 
@@ -98,7 +112,12 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
       properties: {
         a: { anyOf: [{ type: 'string' }, { type: 'null' }], default: null },
         b: { type: 'string', default: 'keep' },
-        c: { oneOf: [{ anyOf: [{ type: 'number' }], default: 1 }, { type: 'string', default: 'x' }] },
+        c: {
+          oneOf: [
+            { anyOf: [{ type: 'number' }], default: 1 },
+            { type: 'string', default: 'x' },
+          ],
+        },
         d: { allOf: [{ anyOf: [{ type: 'string' }], default: 'gone' }] },
       },
     });
@@ -112,13 +131,20 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
 
   it('does not treat data as schemas: a default value holding additionalProperties is copied unchanged', () => {
     const out = gemini({ type: 'object', properties: { cfg: { type: 'object', default: { additionalProperties: false, $schema: 'v' } } } });
-    expect((out['properties'] as Record<string, Record<string, unknown>>)['cfg']!['default']).toEqual({ additionalProperties: false, $schema: 'v' });
+    expect((out['properties'] as Record<string, Record<string, unknown>>)['cfg']!['default']).toEqual({
+      additionalProperties: false,
+      $schema: 'v',
+    });
   });
 
   it('inlines local $refs, drops $defs/definitions, and resolves refs to any JSON pointer', () => {
     const out = gemini({
       type: 'object',
-      properties: { who: { $ref: '#/$defs/Person', description: 'The person' }, again: { $ref: '#/properties/who' }, odd: { $ref: '#/definitions/a~1b' } },
+      properties: {
+        who: { $ref: '#/$defs/Person', description: 'The person' },
+        again: { $ref: '#/properties/who' },
+        odd: { $ref: '#/definitions/a~1b' },
+      },
       $defs: { Person: { type: 'object', properties: { name: { type: 'string' } }, description: 'A person' } },
       definitions: { 'a/b': { type: 'integer' } },
     });
@@ -134,42 +160,92 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
 
   it('cuts recursive $refs at maxRefDepth, keeping the description, and reports it', () => {
     const dropped: DroppedSchemaKeyword[] = [];
-    const schema = { type: 'object', properties: { root: { $ref: '#/$defs/Node' } }, $defs: { Node: { type: 'object', description: 'A node', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } } } } };
+    const schema = {
+      type: 'object',
+      properties: { root: { $ref: '#/$defs/Node' } },
+      $defs: { Node: { type: 'object', description: 'A node', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } } } },
+    };
     const out = sanitizeSchema(schema, { profile: 'gemini', maxRefDepth: 1, onDrop: (d) => dropped.push(d) });
-    expect(out['properties']).toEqual({ root: { type: 'object', description: 'A node', properties: { kids: { type: 'array', items: { description: 'A node' } } } } });
+    expect(out['properties']).toEqual({
+      root: { type: 'object', description: 'A node', properties: { kids: { type: 'array', items: { description: 'A node' } } } },
+    });
     expect(dropped).toContainEqual({ path: '/properties/root/properties/kids/items', keyword: '$ref', reason: 'ref-depth-limit' });
   });
 
   it('handles a self-referencing root ($ref "#") and mutual recursion without hanging', () => {
-    const out = gemini({ type: 'object', properties: { next: { $ref: '#' }, a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'object', properties: { b: { $ref: '#/$defs/B' } } }, B: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } } } });
+    const out = gemini({
+      type: 'object',
+      properties: { next: { $ref: '#' }, a: { $ref: '#/$defs/A' } },
+      $defs: {
+        A: { type: 'object', properties: { b: { $ref: '#/$defs/B' } } },
+        B: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } },
+      },
+    });
     expect(JSON.stringify(out)).not.toContain('$ref');
     expect(JSON.stringify(out).length).toBeLessThan(2_000);
   });
 
   it('bounds exponential $defs fan-out with maxInlinedRefs', () => {
     const $defs: Record<string, unknown> = { L0: { type: 'string' } };
-    for (let level = 1; level <= 30; level++) $defs[`L${level}`] = { type: 'object', properties: { x: { $ref: `#/$defs/L${level - 1}` }, y: { $ref: `#/$defs/L${level - 1}` } } };
+    for (let level = 1; level <= 30; level++)
+      $defs[`L${level}`] = { type: 'object', properties: { x: { $ref: `#/$defs/L${level - 1}` }, y: { $ref: `#/$defs/L${level - 1}` } } };
     const start = performance.now();
-    const out = sanitizeSchema({ type: 'object', properties: { top: { $ref: '#/$defs/L30' } }, $defs }, { profile: 'gemini', maxInlinedRefs: 500 });
+    const out = sanitizeSchema(
+      { type: 'object', properties: { top: { $ref: '#/$defs/L30' } }, $defs },
+      { profile: 'gemini', maxInlinedRefs: 500 },
+    );
     expect(performance.now() - start).toBeLessThan(2_000);
     expect(JSON.stringify(out)).not.toContain('$ref');
   });
 
   it('drops unresolvable and remote $refs but keeps their siblings', () => {
     const dropped: DroppedSchemaKeyword[] = [];
-    const out = sanitizeSchema({ type: 'object', properties: { a: { $ref: 'https://example.com/s.json', description: 'remote' }, b: { $ref: '#/$defs/missing', type: 'string' } } }, { profile: 'gemini', onDrop: (d) => dropped.push(d) });
+    const out = sanitizeSchema(
+      {
+        type: 'object',
+        properties: { a: { $ref: 'https://example.com/s.json', description: 'remote' }, b: { $ref: '#/$defs/missing', type: 'string' } },
+      },
+      { profile: 'gemini', onDrop: (d) => dropped.push(d) },
+    );
     expect(out['properties']).toEqual({ a: { description: 'remote' }, b: { type: 'string' } });
     expect(dropped.filter((d) => d.reason === 'unresolved-ref')).toHaveLength(2);
   });
 
   it('rewrites type [X, "null"] to nullable and makes boolean schemas {}', () => {
-    const out = gemini({ type: 'object', properties: { a: { type: ['string', 'null'] }, b: { type: ['null', 'integer'] }, c: { type: ['string', 'number', 'null'] }, d: true, e: { type: 'array', items: false } } });
-    expect(out['properties']).toEqual({ a: { type: 'string', nullable: true }, b: { type: 'integer', nullable: true }, c: { anyOf: [{ type: 'string' }, { type: 'number' }], nullable: true }, d: {}, e: { type: 'array', items: {} } });
+    const out = gemini({
+      type: 'object',
+      properties: {
+        a: { type: ['string', 'null'] },
+        b: { type: ['null', 'integer'] },
+        c: { type: ['string', 'number', 'null'] },
+        d: true,
+        e: { type: 'array', items: false },
+      },
+    });
+    expect(out['properties']).toEqual({
+      a: { type: 'string', nullable: true },
+      b: { type: 'integer', nullable: true },
+      c: { anyOf: [{ type: 'string' }, { type: 'number' }], nullable: true },
+      d: {},
+      e: { type: 'array', items: {} },
+    });
   });
 
   it('makes the root an object: root $ref resolved, root anyOf of objects merged, other roots replaced', () => {
-    expect(gemini({ $ref: '#/definitions/Args', definitions: { Args: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } } })).toEqual({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
-    expect(gemini({ anyOf: [{ type: 'object', properties: { a: { type: 'string' }, id: { type: 'string' } }, required: ['a', 'id'] }, { type: 'object', properties: { b: { type: 'number' }, id: { type: 'string' } }, required: ['id'] }] })).toEqual({
+    expect(
+      gemini({
+        $ref: '#/definitions/Args',
+        definitions: { Args: { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] } },
+      }),
+    ).toEqual({ type: 'object', properties: { q: { type: 'string' } }, required: ['q'] });
+    expect(
+      gemini({
+        anyOf: [
+          { type: 'object', properties: { a: { type: 'string' }, id: { type: 'string' } }, required: ['a', 'id'] },
+          { type: 'object', properties: { b: { type: 'number' }, id: { type: 'string' } }, required: ['id'] },
+        ],
+      }),
+    ).toEqual({
       type: 'object',
       properties: { a: { type: 'string' }, id: { type: 'string' }, b: { type: 'number' } },
       required: ['id'],
@@ -181,7 +257,7 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
 });
 
 describe('sanitizeSchema: gemini with geminiSchemaFieldsOnly', () => {
-  it('keeps only the fields of Gemini\'s Schema, rewriting oneOf, string const and string formats', () => {
+  it("keeps only the fields of Gemini's Schema, rewriting oneOf, string const and string formats", () => {
     const dropped: DroppedSchemaKeyword[] = [];
     const out = sanitizeSchema(
       {
@@ -189,7 +265,12 @@ describe('sanitizeSchema: gemini with geminiSchemaFieldsOnly', () => {
         properties: {
           n: { type: 'integer', exclusiveMinimum: 0, minimum: 1, 'x-unit': 'ms' },
           kind: { const: 'room' },
-          pick: { oneOf: [{ type: 'string', format: 'uri' }, { type: 'string', format: 'date-time' }] },
+          pick: {
+            oneOf: [
+              { type: 'string', format: 'uri' },
+              { type: 'string', format: 'date-time' },
+            ],
+          },
           tuple: { type: 'array', prefixItems: [{ type: 'string' }], items: { type: 'string', format: 'enum', enum: ['a'] } },
         },
         required: ['n'],
@@ -210,13 +291,18 @@ describe('sanitizeSchema: gemini with geminiSchemaFieldsOnly', () => {
   });
 });
 
-describe('sanitizeSchema: gemini-json-schema (today\'s parametersJsonSchema)', () => {
+describe("sanitizeSchema: gemini-json-schema (today's parametersJsonSchema)", () => {
   it('only rewrites type [X, "null"], in schema positions only; $ref, $defs, $schema, additionalProperties and defaults stay', () => {
     const input = {
       $schema: 'https://json-schema.org/draft/2020-12/schema',
       type: 'object',
       additionalProperties: false,
-      properties: { a: { type: ['null', 'string'], default: null }, n: { $ref: '#/$defs/N' }, d: { type: 'object', default: { type: ['string', 'null'] } }, u: { anyOf: [{ type: 'string' }], default: 'x' } },
+      properties: {
+        a: { type: ['null', 'string'], default: null },
+        n: { $ref: '#/$defs/N' },
+        d: { type: 'object', default: { type: ['string', 'null'] } },
+        u: { anyOf: [{ type: 'string' }], default: 'x' },
+      },
       $defs: { N: { type: ['object', 'null'], properties: { next: { $ref: '#/$defs/N' } } } },
     };
     expect(sanitizeSchema(input, { profile: 'gemini-json-schema' })).toEqual({
@@ -228,7 +314,8 @@ describe('sanitizeSchema: gemini-json-schema (today\'s parametersJsonSchema)', (
 });
 
 describe('sanitizeSchema: openai-strict', () => {
-  const strict = (schema: unknown, onDrop?: (d: DroppedSchemaKeyword) => void) => sanitizeSchema(schema, { profile: 'openai-strict', onDrop });
+  const strict = (schema: unknown, onDrop?: (d: DroppedSchemaKeyword) => void) =>
+    sanitizeSchema(schema, { profile: 'openai-strict', onDrop });
 
   it('closes every object, requires every property and makes optional ones nullable', () => {
     const out = strict({
@@ -254,7 +341,12 @@ describe('sanitizeSchema: openai-strict', () => {
         level: { enum: [1, 2, null] },
         either: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] },
         ref: { anyOf: [{ $ref: '#/$defs/Thing' }, { type: 'null' }] },
-        nested: { type: ['object', 'null'], properties: { deep: { type: ['boolean', 'null'] } }, required: ['deep'], additionalProperties: false },
+        nested: {
+          type: ['object', 'null'],
+          properties: { deep: { type: ['boolean', 'null'] } },
+          required: ['deep'],
+          additionalProperties: false,
+        },
       },
       $defs: { Thing: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'], additionalProperties: false } },
       required: ['name', 'size', 'mode', 'level', 'either', 'ref', 'nested'],
@@ -268,7 +360,12 @@ describe('sanitizeSchema: openai-strict', () => {
       {
         $schema: 'x',
         type: 'object',
-        properties: { s: { type: 'string', minLength: 1, maxLength: 5, format: 'uri', default: 'a', examples: ['b'] }, d: { type: 'string', format: 'date-time', pattern: '^2' }, m: { type: 'object', additionalProperties: { type: 'string' } }, t: { type: 'array', prefixItems: [{ type: 'string' }], uniqueItems: true, minItems: 1 } },
+        properties: {
+          s: { type: 'string', minLength: 1, maxLength: 5, format: 'uri', default: 'a', examples: ['b'] },
+          d: { type: 'string', format: 'date-time', pattern: '^2' },
+          m: { type: 'object', additionalProperties: { type: 'string' } },
+          t: { type: 'array', prefixItems: [{ type: 'string' }], uniqueItems: true, minItems: 1 },
+        },
         required: ['s', 'd', 'm', 't'],
         'x-vendor': { a: 1 },
       },
@@ -307,14 +404,27 @@ describe('sanitizeSchema: openai-strict', () => {
     });
     const properties = out['properties'] as Record<string, unknown>;
     expect(properties['pick']).toEqual({ anyOf: [{ type: 'string' }, { type: 'integer' }] });
-    expect(properties['both']).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a', 'b'], additionalProperties: false });
+    expect(properties['both']).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+      additionalProperties: false,
+    });
   });
 
   it('narrows unconstrained schemas and removes false schemas', () => {
-    const out = strict({ type: 'object', properties: { any: {}, yes: true, no: false, list: { type: 'array', items: {} } }, required: ['any', 'yes', 'no', 'list'] });
+    const out = strict({
+      type: 'object',
+      properties: { any: {}, yes: true, no: false, list: { type: 'array', items: {} } },
+      required: ['any', 'yes', 'no', 'list'],
+    });
     expect(out).toEqual({
       type: 'object',
-      properties: { any: { type: ['string', 'number', 'boolean', 'null'] }, yes: { type: ['string', 'number', 'boolean', 'null'] }, list: { type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] } } },
+      properties: {
+        any: { type: ['string', 'number', 'boolean', 'null'] },
+        yes: { type: ['string', 'number', 'boolean', 'null'] },
+        list: { type: 'array', items: { type: ['string', 'number', 'boolean', 'null'] } },
+      },
       required: ['any', 'yes', 'list'],
       additionalProperties: false,
     });
@@ -327,28 +437,58 @@ describe('sanitizeSchema: openai-strict', () => {
       properties: { root: { $ref: '#/definitions/Node' } },
       required: ['root'],
       definitions: {
-        Node: { type: 'object', properties: { name: { type: 'string' }, child: { title: 'Child', allOf: [{ $ref: '#/definitions/Node' }] } }, required: ['name'] },
+        Node: {
+          type: 'object',
+          properties: { name: { type: 'string' }, child: { title: 'Child', allOf: [{ $ref: '#/definitions/Node' }] } },
+          required: ['name'],
+        },
       },
     });
     const out = sanitizeSchema(input, { profile: 'openai-strict', maxNodes: 10_000, onDrop: (d) => dropped.push(d) });
     const node = (out['definitions'] as Record<string, Record<string, unknown>>)['Node']!;
-    expect((node['properties'] as Record<string, unknown>)['child']).toEqual({ anyOf: [{ title: 'Child', $ref: '#/definitions/Node' }, { type: 'null' }] });
+    expect((node['properties'] as Record<string, unknown>)['child']).toEqual({
+      anyOf: [{ title: 'Child', $ref: '#/definitions/Node' }, { type: 'null' }],
+    });
     expect(dropped.filter((d) => d.reason === 'not-merged')).toEqual([]);
   });
 
   it('resolves a root $ref and never follows recursive refs', () => {
-    const out = strict({ $ref: '#/$defs/Node', $defs: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['kids'] } } });
+    const out = strict({
+      $ref: '#/$defs/Node',
+      $defs: { Node: { type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['kids'] } },
+    });
     expect(out['type']).toBe('object');
     expect(out['required']).toEqual(['kids']);
-    expect((out['$defs'] as Record<string, unknown>)['Node']).toEqual({ type: 'object', properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } }, required: ['kids'], additionalProperties: false });
+    expect((out['$defs'] as Record<string, unknown>)['Node']).toEqual({
+      type: 'object',
+      properties: { kids: { type: 'array', items: { $ref: '#/$defs/Node' } } },
+      required: ['kids'],
+      additionalProperties: false,
+    });
   });
 });
 
 describe('sanitizeSchema: anthropic and none', () => {
   it('anthropic keeps the schema but makes the root an object schema', () => {
-    const input = { $schema: 'x', type: 'object', additionalProperties: false, properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string', default: 'z', anyOf: [{ minLength: 1 }] } } };
+    const input = {
+      $schema: 'x',
+      type: 'object',
+      additionalProperties: false,
+      properties: { a: { $ref: '#/$defs/A' } },
+      $defs: { A: { type: 'string', default: 'z', anyOf: [{ minLength: 1 }] } },
+    };
     expect(sanitizeSchema(input, { profile: 'anthropic' })).toEqual(input);
-    expect(sanitizeSchema({ oneOf: [{ type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }, { type: 'object', properties: { y: { type: 'string' } }, required: ['y'] }] }, { profile: 'anthropic' })).toEqual({
+    expect(
+      sanitizeSchema(
+        {
+          oneOf: [
+            { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] },
+            { type: 'object', properties: { y: { type: 'string' } }, required: ['y'] },
+          ],
+        },
+        { profile: 'anthropic' },
+      ),
+    ).toEqual({
       type: 'object',
       properties: { x: { type: 'string' }, y: { type: 'string' } },
     });

@@ -103,6 +103,7 @@ export function sanitizeSchema(schema: unknown, options: SanitizeSchemaOptions =
       message: `Unknown schema profile '${String(profile)}': use gemini, gemini-json-schema, openai-strict, anthropic or none.`,
     });
   }
-  const start = profile === 'gemini-json-schema' ? schema : normalizeRoot(schema, (keyword, reason) => onDrop?.({ path: '', keyword, reason }));
+  const start =
+    profile === 'gemini-json-schema' ? schema : normalizeRoot(schema, (keyword, reason) => onDrop?.({ path: '', keyword, reason }));
   return transformSchema(start, { ...common, rules });
 }

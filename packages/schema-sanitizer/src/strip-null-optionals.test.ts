@@ -11,7 +11,10 @@ describe('stripNullOptionals', () => {
       page: { type: 'number' },
       cursor: { type: ['string', 'null'] },
       filter: { $ref: '#/$defs/Filter' },
-      items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, note: { type: 'string' } }, required: ['id'] } },
+      items: {
+        type: 'array',
+        items: { type: 'object', properties: { id: { type: 'string' }, note: { type: 'string' } }, required: ['id'] },
+      },
       anything: {},
     },
     required: ['q'],
@@ -19,8 +22,21 @@ describe('stripNullOptionals', () => {
   });
 
   it('removes nulls for optional properties that do not accept null, at any depth', () => {
-    const args = deepFreeze({ q: 'bug', page: null, cursor: null, filter: { label: null, mine: null }, items: [{ id: 'a', note: null }], anything: null });
-    expect(stripNullOptionals(args, schema)).toEqual({ q: 'bug', cursor: null, filter: { mine: null }, items: [{ id: 'a' }], anything: null });
+    const args = deepFreeze({
+      q: 'bug',
+      page: null,
+      cursor: null,
+      filter: { label: null, mine: null },
+      items: [{ id: 'a', note: null }],
+      anything: null,
+    });
+    expect(stripNullOptionals(args, schema)).toEqual({
+      q: 'bug',
+      cursor: null,
+      filter: { mine: null },
+      items: [{ id: 'a' }],
+      anything: null,
+    });
   });
 
   it('keeps nulls for required properties, unknown properties, and values without a schema', () => {
@@ -31,6 +47,9 @@ describe('stripNullOptionals', () => {
 
   it('handles the optional anyOf/null properties of the Atlassian corpus schema', () => {
     const jira = TOOL_SCHEMA_CORPUS.find((tool) => tool.name === 'jira_search')!.inputSchema;
-    expect(stripNullOptionals({ jql: 'project = X', limit: null, projects_filter: null }, jira)).toEqual({ jql: 'project = X', projects_filter: null });
+    expect(stripNullOptionals({ jql: 'project = X', limit: null, projects_filter: null }, jira)).toEqual({
+      jql: 'project = X',
+      projects_filter: null,
+    });
   });
 });

@@ -3,7 +3,8 @@ import { isPlainObject, resolveLocalRef } from './json-pointer.js';
 /** Follow local `$ref`s (a bounded number of hops) to the schema they name. */
 function resolve(root: unknown, schema: unknown): unknown {
   let node = schema;
-  for (let hops = 0; hops < 32 && isPlainObject(node) && typeof node['$ref'] === 'string'; hops++) node = resolveLocalRef(root, node['$ref']);
+  for (let hops = 0; hops < 32 && isPlainObject(node) && typeof node['$ref'] === 'string'; hops++)
+    node = resolveLocalRef(root, node['$ref']);
   return node;
 }
 
@@ -15,7 +16,14 @@ function allowsNull(root: unknown, schema: unknown): boolean {
     if (node === true) return true;
     if (!isPlainObject(node)) continue;
     const type = node['type'];
-    if (type === undefined && node['enum'] === undefined && !('const' in node) && node['anyOf'] === undefined && node['oneOf'] === undefined) return true;
+    if (
+      type === undefined &&
+      node['enum'] === undefined &&
+      !('const' in node) &&
+      node['anyOf'] === undefined &&
+      node['oneOf'] === undefined
+    )
+      return true;
     if (type === 'null' || (Array.isArray(type) && type.includes('null')) || node['nullable'] === true) return true;
     if (Array.isArray(node['enum']) && node['enum'].includes(null)) return true;
     if ('const' in node && node['const'] === null) return true;
@@ -53,7 +61,9 @@ function objectBranches(root: unknown, schema: unknown): Record<string, unknown>
 export function stripNullOptionals<T>(args: T, inputSchema: unknown): T {
   const root = inputSchema;
   const holder: unknown[] = [undefined];
-  const stack: { value: unknown; schema: unknown; parent: unknown[] | Record<string, unknown>; key: string | number }[] = [{ value: args, schema: inputSchema, parent: holder, key: 0 }];
+  const stack: { value: unknown; schema: unknown; parent: unknown[] | Record<string, unknown>; key: string | number }[] = [
+    { value: args, schema: inputSchema, parent: holder, key: 0 },
+  ];
   while (stack.length > 0) {
     const { value, schema, parent, key } = stack.pop()!;
     const assign = (copy: unknown) => {
@@ -65,7 +75,9 @@ export function stripNullOptionals<T>(args: T, inputSchema: unknown): T {
       const items = isPlainObject(node) ? node['items'] : undefined;
       const copy = new Array<unknown>(value.length);
       assign(copy);
-      value.forEach((item, index) => stack.push({ value: item, schema: Array.isArray(items) ? items[index] : items, parent: copy, key: index }));
+      value.forEach((item, index) =>
+        stack.push({ value: item, schema: Array.isArray(items) ? items[index] : items, parent: copy, key: index }),
+      );
     } else if (isPlainObject(value)) {
       const branches = objectBranches(root, schema);
       const copy: Record<string, unknown> = {};

@@ -75,7 +75,16 @@ export function transformSchema(start: Record<string, unknown>, options: Transfo
   };
 
   /** Put one schema value in a slot; returns false when the slot was left out. */
-  const placeSchema = (container: Container, key: string | number, value: unknown, path: string, refs: RefChain | undefined, nullable: boolean, report: FinishInfo['report'], keyword: string): boolean => {
+  const placeSchema = (
+    container: Container,
+    key: string | number,
+    value: unknown,
+    path: string,
+    refs: RefChain | undefined,
+    nullable: boolean,
+    report: FinishInfo['report'],
+    keyword: string,
+  ): boolean => {
     if (typeof value === 'boolean') {
       const replaced = rules!.booleanSchema(value);
       if (replaced === undefined) {
@@ -149,7 +158,8 @@ export function transformSchema(start: Record<string, unknown>, options: Transfo
     if (task.nullable) {
       const type = src['type'];
       const enumValues = src['enum'];
-      const simpleEnum = enumValues === undefined || (Array.isArray(enumValues) && enumValues.every((v) => typeof v !== 'object' || v === null));
+      const simpleEnum =
+        enumValues === undefined || (Array.isArray(enumValues) && enumValues.every((v) => typeof v !== 'object' || v === null));
       const typed = typeof type === 'string' || Array.isArray(type) || (type === undefined && enumValues !== undefined);
       if ((typed && simpleEnum && src['const'] === undefined) || isUnconstrained(src)) nullable = 'type';
       else if (Array.isArray(src['anyOf']) && type === undefined) nullable = 'anyOf';

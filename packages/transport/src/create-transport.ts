@@ -15,10 +15,7 @@ function mergedRequestInit(config: McpServerConfig, requestInit: RequestInit | u
 }
 
 /** Builds the legacy HTTP+SSE transport for `url` (also used by the Streamable HTTP fallback). */
-export function createSseTransport(
-  { url, config }: { url: URL; config: McpServerConfig },
-  options: TransportOptions,
-): TransportHandle {
+export function createSseTransport({ url, config }: { url: URL; config: McpServerConfig }, options: TransportOptions): TransportHandle {
   const observations: HttpObservations = {};
   const transport = new LegacySseTransport(
     url,

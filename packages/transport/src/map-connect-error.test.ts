@@ -23,7 +23,7 @@ class ProviderAuthError extends Error {
 /** An auth provider that, like the host's stored-token provider, refuses to start a browser flow. */
 function refusingProvider(thrown: Error[]): OAuthClientProvider {
   const refuse = (): never => {
-    const error = new ProviderAuthError("MCP server 'locked' requires authentication: run \"/mcp auth locked\".");
+    const error = new ProviderAuthError('MCP server \'locked\' requires authentication: run "/mcp auth locked".');
     thrown.push(error);
     throw error;
   };

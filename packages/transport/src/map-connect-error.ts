@@ -90,7 +90,11 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
     });
   }
   if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-    return new TransportError({ code: 'CONNECT_FAILED', message: `${where} did not answer initialize within ${context.timeoutMs} ms.${note}`, ...base });
+    return new TransportError({
+      code: 'CONNECT_FAILED',
+      message: `${where} did not answer initialize within ${context.timeoutMs} ms.${note}`,
+      ...base,
+    });
   }
   const reason = error instanceof Error ? error.message : String(error);
   return new TransportError({ code: 'CONNECT_FAILED', message: `${where} could not be connected: ${reason}.${note}`, ...base });

@@ -47,8 +47,5 @@ export function resolveTransportKind(serverName: string, config: McpServerConfig
     throw invalid(serverName, `"authProviderType": "${config.authProviderType}" needs "url" or "httpUrl"`);
   }
   if (config.command) return { kind: 'stdio', command: config.command };
-  throw invalid(
-    serverName,
-    'missing "httpUrl" (Streamable HTTP), "url" (Streamable HTTP or SSE) and "command" (stdio); set one of them',
-  );
+  throw invalid(serverName, 'missing "httpUrl" (Streamable HTTP), "url" (Streamable HTTP or SSE) and "command" (stdio); set one of them');
 }

@@ -96,7 +96,9 @@ describe('stdio transport', () => {
     );
     const other = newClient();
     await other.connect(small.transport);
-    await expect.poll(() => small.stderr?.lines()).toEqual(['stderr line 48 of 50', 'stderr line 49 of 50', 'stderr line 50 of 50', expect.stringMatching(/ready/)]);
+    await expect
+      .poll(() => small.stderr?.lines())
+      .toEqual(['stderr line 48 of 50', 'stderr line 49 of 50', 'stderr line 50 of 50', expect.stringMatching(/ready/)]);
     await small.close();
   });
 

@@ -87,9 +87,7 @@ export class StdioTransport implements Transport {
       child.once('spawn', () => resolve());
       child.once('error', (cause) => {
         this.#finish();
-        reject(
-          this.#error('SPAWN_FAILED', `could not start '${command}': ${cause.message}. Check "command" and PATH.`, cause),
-        );
+        reject(this.#error('SPAWN_FAILED', `could not start '${command}': ${cause.message}. Check "command" and PATH.`, cause));
       });
     });
     child.on('error', (error) => this.onerror?.(error));

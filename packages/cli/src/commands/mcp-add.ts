@@ -28,7 +28,8 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
     .allowUnknownOption()
     .action(async (name: string, given: string | undefined, args: string[], options: Record<string, unknown>) => {
       // `mcp add name -- cmd args` (Claude Code's form) names the command after the separator.
-      const [commandOrUrl, ...serverArgs] = given === undefined ? context.serverArgsAfterSeparator : [given, ...args, ...context.serverArgsAfterSeparator];
+      const [commandOrUrl, ...serverArgs] =
+        given === undefined ? context.serverArgsAfterSeparator : [given, ...args, ...context.serverArgsAfterSeparator];
       if (commandOrUrl === undefined) throw new CliError({ code: 'USAGE', message: "missing required argument 'commandOrUrl'" });
       const config = buildServerEntry({
         transport: (options['transport'] ?? options['type'] ?? 'stdio') as McpTransportType,
@@ -54,7 +55,10 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
       if (scope === 'project') {
         const location = context.location();
         const trust = await getFolderTrust({ ...location, folder: context.io.cwd });
-        if (!trust.trusted) context.io.stdout(`Note: this folder is not trusted, so "${name}" starts only once it is: run "${trustCommand(location.appDir)}" in ${trust.folder}.\n`);
+        if (!trust.trusted)
+          context.io.stdout(
+            `Note: this folder is not trusted, so "${name}" starts only once it is: run "${trustCommand(location.appDir)}" in ${trust.folder}.\n`,
+          );
       }
     });
 }

@@ -47,7 +47,11 @@ async function listAuthStatuses(context: CommandContext, settings: LoadedSetting
 
 function findServer(settings: LoadedSettings, name: string): LoadedServer {
   const server = settings.getServer(name);
-  if (!server) throw new CliError({ code: 'SERVER_NOT_FOUND', message: `Server '${name}' not found. Use 'toolhost mcp auth' to see the remote servers.` });
+  if (!server)
+    throw new CliError({
+      code: 'SERVER_NOT_FOUND',
+      message: `Server '${name}' not found. Use 'toolhost mcp auth' to see the remote servers.`,
+    });
   if (server.transport.transport === 'stdio') {
     throw new CliError({
       code: 'NOT_A_REMOTE_SERVER',
@@ -82,14 +86,17 @@ async function signIn(context: CommandContext, server: LoadedServer, useBrowser:
     try {
       await opener(url);
     } catch (error) {
-      io.stderr(`${formatProblem('Warning', 'BROWSER_OPEN_FAILED', `Could not open a browser (${(error as Error).message}); open the URL above yourself.`)}\n`);
+      io.stderr(
+        `${formatProblem('Warning', 'BROWSER_OPEN_FAILED', `Could not open a browser (${(error as Error).message}); open the URL above yourself.`)}\n`,
+      );
     }
   };
   io.stdout(`Authenticating with MCP server "${server.name}" (${server.transport.target})...\n`);
   await authenticate(server.name, server.config, {
     tokenStore,
     openBrowser,
-    onAuthorizationUrl: (url) => io.stdout(`Open this URL in a browser to authorize access to MCP server "${server.name}":\n\n  ${url}\n\n`),
+    onAuthorizationUrl: (url) =>
+      io.stdout(`Open this URL in a browser to authorize access to MCP server "${server.name}":\n\n  ${url}\n\n`),
   });
   const where = tokenStore instanceof FileTokenStore ? ` The token is stored in ${tokenStore.filePath}.` : '';
   io.stdout(`MCP server "${server.name}" authenticated.${where} Run "toolhost mcp list" to check the connection.\n`);

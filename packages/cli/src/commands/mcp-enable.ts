@@ -8,11 +8,17 @@ export function registerMcpEnable(mcp: Command, context: CommandContext): void {
     const verb = enabled ? 'enable' : 'disable';
     mcp
       .command(verb)
-      .description(enabled ? 'Enable a server that was disabled' : `Disable a server (kept in the settings, not connected; recorded in ~/<app-dir>/mcp-server-enablement.json)`)
+      .description(
+        enabled
+          ? 'Enable a server that was disabled'
+          : `Disable a server (kept in the settings, not connected; recorded in ~/<app-dir>/mcp-server-enablement.json)`,
+      )
       .argument('<name>', 'name of the server (letter case does not matter)')
       .action(async (name: string) => {
         const result = await setServerEnabled({ ...context.location(), name, enabled });
-        context.io.stdout(result.changed ? `MCP server "${result.name}" ${verb}d.\n` : `MCP server "${result.name}" is already ${verb}d.\n`);
+        context.io.stdout(
+          result.changed ? `MCP server "${result.name}" ${verb}d.\n` : `MCP server "${result.name}" is already ${verb}d.\n`,
+        );
       });
   }
 }

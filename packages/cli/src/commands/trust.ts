@@ -13,9 +13,11 @@ export function registerTrust(program: Command, context: CommandContext): void {
   for (const trusted of [true, false]) {
     program
       .command(trusted ? 'trust' : 'untrust')
-      .description(trusted
-        ? 'Trust a folder (default: the current one): MCP servers of its project settings, and of its subfolders, may start'
-        : 'Stop trusting a folder (default: the current one): MCP servers of its project settings are blocked again')
+      .description(
+        trusted
+          ? 'Trust a folder (default: the current one): MCP servers of its project settings, and of its subfolders, may start'
+          : 'Stop trusting a folder (default: the current one): MCP servers of its project settings are blocked again',
+      )
       .argument('[folder]', 'the folder (default: the current folder)')
       .action(async (folder: string | undefined) => {
         const location = context.location();
@@ -23,17 +25,21 @@ export function registerTrust(program: Command, context: CommandContext): void {
         const result = await setFolderTrust({ ...location, folder: resolve(context.io.cwd, folder ?? '.'), trusted });
         const through = result.decidedBy !== undefined && result.decidedBy !== result.folder ? ` (through ${result.decidedBy})` : '';
         if (trusted) {
-          context.io.stdout(result.changed
-            ? `Trusted ${result.folder}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`
-            : `${result.folder} is already trusted${through}.\n`);
+          context.io.stdout(
+            result.changed
+              ? `Trusted ${result.folder}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`
+              : `${result.folder} is already trusted${through}.\n`,
+          );
           const home = homeDir === undefined ? undefined : await realpath(homeDir).catch(() => resolve(homeDir));
           if (result.folder === home || resolve(result.folder, '..') === result.folder) {
             context.io.stdout(`Note: this trusts every folder under ${result.folder}, including repositories you clone there later.\n`);
           }
         } else {
-          context.io.stdout(result.changed
-            ? `${result.folder} is no longer trusted: MCP servers in its project settings are blocked.\n`
-            : `${result.folder} is not trusted.\n`);
+          context.io.stdout(
+            result.changed
+              ? `${result.folder} is no longer trusted: MCP servers in its project settings are blocked.\n`
+              : `${result.folder} is not trusted.\n`,
+          );
         }
       });
   }

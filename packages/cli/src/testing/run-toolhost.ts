@@ -35,7 +35,13 @@ export interface RunPlace {
 }
 
 function environment(place: RunPlace): NodeJS.ProcessEnv {
-  return { PATH: process.env['PATH'] ?? '', HOME: place.home, USERPROFILE: place.home, TOOLHOST_SYSTEM_SETTINGS_PATH: `${place.home}/no-system-settings.json`, ...place.env };
+  return {
+    PATH: process.env['PATH'] ?? '',
+    HOME: place.home,
+    USERPROFILE: place.home,
+    TOOLHOST_SYSTEM_SETTINGS_PATH: `${place.home}/no-system-settings.json`,
+    ...place.env,
+  };
 }
 
 /** Runs `toolhost <args>` to completion. */

@@ -13,8 +13,16 @@ afterEach(async () => {
   await rm(folder, { recursive: true, force: true });
 });
 
-const tool: ToolDefinition = { name: 'read_file', description: 'Read a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } } };
-const call = (fields: Pick<ToolCallSubject, 'serverName' | 'tool' | 'arguments'>): ToolCallSubject => ({ toolCallId: 'c1', registeredName: fields.tool.name, ...fields });
+const tool: ToolDefinition = {
+  name: 'read_file',
+  description: 'Read a file.',
+  inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+};
+const call = (fields: Pick<ToolCallSubject, 'serverName' | 'tool' | 'arguments'>): ToolCallSubject => ({
+  toolCallId: 'c1',
+  registeredName: fields.tool.name,
+  ...fields,
+});
 
 /** Authorize, answering `answer` when asked. */
 async function decide(policy: ConfirmationPolicy, subject: ToolCallSubject, answer: string) {
@@ -41,8 +49,13 @@ describe('JsonFileAllowListStore', () => {
     expect(document).toMatchObject({ version: 1, tools: [{ serverName: 'fs', toolName: 'read_file', definition: tool }] });
 
     const restarted = new ConfirmationPolicy({ store: new JsonFileAllowListStore({ filePath }) });
-    expect(await restarted.authorize(call({ serverName: 'fs', tool, arguments: { path: '/tmp/b' } }))).toEqual({ status: 'allowed', reason: 'allow-list-tool' });
-    const changed = await restarted.authorize(call({ serverName: 'fs', tool: { ...tool, description: 'Read any file and upload it.' }, arguments: {} }));
+    expect(await restarted.authorize(call({ serverName: 'fs', tool, arguments: { path: '/tmp/b' } }))).toEqual({
+      status: 'allowed',
+      reason: 'allow-list-tool',
+    });
+    const changed = await restarted.authorize(
+      call({ serverName: 'fs', tool: { ...tool, description: 'Read any file and upload it.' }, arguments: {} }),
+    );
     expect(changed.status === 'ask' && changed.request.changes[0]?.field).toBe('description');
   });
 
@@ -51,7 +64,11 @@ describe('JsonFileAllowListStore', () => {
     expect((await new JsonFileAllowListStore({ filePath }).read()).tools.size).toBe(0);
     await writeFile(filePath, '{ not json');
     await expect(new JsonFileAllowListStore({ filePath }).read()).rejects.toMatchObject({ code: 'STORE_FAILED', filePath });
-    const decision = decide(new ConfirmationPolicy({ store: new JsonFileAllowListStore({ filePath }) }), call({ serverName: 'fs', tool, arguments: {} }), 'proceed_once');
+    const decision = decide(
+      new ConfirmationPolicy({ store: new JsonFileAllowListStore({ filePath }) }),
+      call({ serverName: 'fs', tool, arguments: {} }),
+      'proceed_once',
+    );
     await expect(decision).rejects.toThrow(/Fix it or delete it/);
   });
 

@@ -31,7 +31,10 @@ export interface CompletionSuggestions {
  */
 export async function completeArgument(client: Client, options: CompleteArgumentOptions): Promise<CompletionSuggestions> {
   if (!client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
-  const ref = options.ref.type === 'prompt' ? { type: 'ref/prompt' as const, name: options.ref.name } : { type: 'ref/resource' as const, uri: options.ref.uri };
+  const ref =
+    options.ref.type === 'prompt'
+      ? { type: 'ref/prompt' as const, name: options.ref.name }
+      : { type: 'ref/resource' as const, uri: options.ref.uri };
   const result = await client.complete(
     {
       ref,

@@ -82,7 +82,12 @@ describe('URL elicitation against server-everything', () => {
       name: 'trigger-url-elicitation',
       arguments: { url: 'https://auth.example.com/start?x=1', elicitationId: 'e-1' },
     });
-    expect(asked[0]).toMatchObject({ mode: 'url', domain: 'auth.example.com', elicitationId: 'e-1', url: 'https://auth.example.com/start?x=1' });
+    expect(asked[0]).toMatchObject({
+      mode: 'url',
+      domain: 'auth.example.com',
+      elicitationId: 'e-1',
+      url: 'https://auth.example.com/start?x=1',
+    });
     expect(resultText(result)).toContain('User completed the URL elicitation flow');
   });
 });

@@ -11,7 +11,6 @@ import { applyElicitationDefaults, describeElicitationForm } from './elicitation
 /** Shows an elicitation to the user and returns the answer. */
 export type ElicitationHook = NonNullable<UiHooks['elicit']>;
 
-
 /** Options of {@link createElicitationHandler} and {@link registerElicitation}. */
 export interface ElicitationOptions {
   /** The server the client is connected to. */

@@ -41,9 +41,10 @@ describe('createSamplingHandler', () => {
 
   it('declines with -1 when the adapter cannot generate', async () => {
     const handler = createSamplingHandler({ serverName: 's', adapter: { provider: 'p' }, approve });
-    await expect(
-      handler({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } }, extra),
-    ).rejects.toMatchObject({ code: -1, message: expect.stringContaining('cannot generate messages') });
+    await expect(handler({ method: 'sampling/createMessage', params: { messages: [], maxTokens: 5 } }, extra)).rejects.toMatchObject({
+      code: -1,
+      message: expect.stringContaining('cannot generate messages'),
+    });
   });
 
   it('passes images to the adapter as inline data', async () => {

@@ -6,17 +6,7 @@ import type { ServerLogEvent } from '../host-events.js';
 export type { ServerLogEvent };
 
 /** MCP log levels, least to most severe (RFC 5424 names). */
-export const LOG_LEVELS: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
-
+export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 /** Options of {@link registerLogging}. */
 export interface LoggingOptions {

@@ -52,15 +52,19 @@ describe('resources against server-everything', () => {
   });
 
   it('resolves @server:uri references in user input into parts', async () => {
-    const input = 'Compare @everything:demo://resource/dynamic/text/1 with @everything:demo://resource/dynamic/blob/2, and @nowhere:file:///x.';
+    const input =
+      'Compare @everything:demo://resource/dynamic/text/1 with @everything:demo://resource/dynamic/blob/2, and @nowhere:file:///x.';
     const resolved = await resolveResourceReferences({ input, getClient: (name) => (name === 'everything' ? client : undefined) });
-    expect(resolved.resolved.map((reference) => reference.uri)).toEqual(['demo://resource/dynamic/text/1', 'demo://resource/dynamic/blob/2']);
+    expect(resolved.resolved.map((reference) => reference.uri)).toEqual([
+      'demo://resource/dynamic/text/1',
+      'demo://resource/dynamic/blob/2',
+    ]);
     expect(resolved.failed).toHaveLength(1);
     expect(resolved.failed[0]?.error.code).toBe('SERVER_NOT_FOUND');
     expect(resolved.parts[0]).toEqual({ type: 'text', text: input });
     expect(resolved.parts[1]).toEqual({ type: 'text', text: 'Content from @everything:demo://resource/dynamic/text/1:' });
     expect(resolved.parts.some((part) => part.type === 'inlineData')).toBe(true);
-    expect(resolved.parts.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining("Could not read @nowhere:file:///x") });
+    expect(resolved.parts.at(-1)).toMatchObject({ type: 'text', text: expect.stringContaining('Could not read @nowhere:file:///x') });
   });
 
   it('completes prompt arguments, using earlier arguments as context', async () => {

@@ -10,7 +10,6 @@ import type { ContentPart, ModelAdapter, SamplingRequest, UiHooks } from '@toolh
 /** JSON-RPC error code the spec gives for "User rejected sampling request". */
 export const SAMPLING_REJECTED_ERROR_CODE = -1;
 
-
 /** Asks the user whether a server may use the host's model. */
 export type SamplingApprovalHook = NonNullable<UiHooks['approveSampling']>;
 

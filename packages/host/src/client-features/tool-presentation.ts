@@ -40,7 +40,7 @@ function safeIcon(icon: unknown): ToolIcon | undefined {
 export function getToolPresentation(tool: Tool): ToolPresentation {
   const annotations = (tool.annotations ?? {}) as Record<string, unknown>;
   const annotationTitle = typeof annotations.title === 'string' ? annotations.title : undefined;
-  const icons = Array.isArray((tool as { icons?: unknown }).icons) ? ((tool as { icons: unknown[] }).icons) : [];
+  const icons = Array.isArray((tool as { icons?: unknown }).icons) ? (tool as { icons: unknown[] }).icons : [];
   return {
     title: tool.title ?? annotationTitle ?? tool.name,
     annotations,

@@ -83,7 +83,12 @@ export async function recoverToolCall(
   }
 }
 
-async function acceptUrlElicitations(runtime: ToolCallRuntime, tool: CallableTool, error: McpError, signal: AbortSignal | undefined): Promise<boolean> {
+async function acceptUrlElicitations(
+  runtime: ToolCallRuntime,
+  tool: CallableTool,
+  error: McpError,
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
   const elicit = runtime.ui.elicit;
   const data = error.data as { elicitations?: unknown } | undefined;
   const elicitations = Array.isArray(data?.elicitations) ? (data.elicitations as UrlElicitation[]) : [];

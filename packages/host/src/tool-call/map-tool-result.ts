@@ -50,7 +50,12 @@ export function mapToolResult(result: CallToolResult, tool: HostToolDefinition, 
     isError: mapped.isError,
     ...(structuredContent ? { structuredContent } : {}),
     ...(check.status !== 'none'
-      ? { structuredContentCheck: { status: check.status, ...(check.errorMessage !== undefined ? { errorMessage: check.errorMessage } : {}) } }
+      ? {
+          structuredContentCheck: {
+            status: check.status,
+            ...(check.errorMessage !== undefined ? { errorMessage: check.errorMessage } : {}),
+          },
+        }
       : {}),
   };
 }

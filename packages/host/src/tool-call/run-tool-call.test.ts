@@ -72,7 +72,9 @@ describe('McpToolHost.callTool against the client-features fixture (Streamable H
   });
 
   it('waits for the server\u2019s SSE retry and resumes with Last-Event-ID when the stream drops mid-call', async () => {
-    const resumable = await McpToolHost.create({ settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true, timeout: 10_000 } } } });
+    const resumable = await McpToolHost.create({
+      settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true, timeout: 10_000 } } },
+    });
     try {
       await resumable.discover();
       const result = await resumable.callTool({ name: 'drop-stream' });
@@ -118,7 +120,10 @@ describe('McpToolHost.callTool and URL elicitation required (-32042), server-eve
     });
     try {
       await host.discover();
-      const result = await host.callTool({ name: 'trigger-url-elicitation', arguments: { url: 'https://example.com/other', errorPath: true } });
+      const result = await host.callTool({
+        name: 'trigger-url-elicitation',
+        arguments: { url: 'https://example.com/other', errorPath: true },
+      });
       expect(result.error?.code).toBe('REQUEST_FAILED');
       expect(result.error?.cause).toMatchObject({ code: -32042 });
     } finally {

@@ -89,6 +89,8 @@ function finished(tracker: ToolCallTracker, call: ModelToolCall, tool: CallableT
     const toolCall = tracker.finish('FAILED', { error: { message: error.message, type: error.code } });
     return { call, parts, isError: true, display, toolCall, error, ...structured };
   }
-  const toolCall = tracker.finish('SUCCEEDED', { output: { text: display, ...(structuredContent ? { structuredData: structuredContent } : {}) } });
+  const toolCall = tracker.finish('SUCCEEDED', {
+    output: { text: display, ...(structuredContent ? { structuredData: structuredContent } : {}) },
+  });
   return { call, parts, isError: false, display, toolCall, ...structured };
 }

@@ -20,7 +20,13 @@ export function failure(error: HostError): ToolCallFailure {
 
 /** A lower layer's toolhost error, re-issued as a {@link HostError} about this call (same code and message). */
 export function fromLayerError(error: ToolhostError, tool: CallableTool, code: HostErrorCode): HostError {
-  return new HostError({ code, message: error.message, serverName: tool.definition.serverName, toolName: tool.definition.name, cause: error });
+  return new HostError({
+    code,
+    message: error.message,
+    serverName: tool.definition.serverName,
+    toolName: tool.definition.name,
+    cause: error,
+  });
 }
 
 /** The call was aborted through its signal before or while it ran. */
@@ -71,7 +77,9 @@ export function toolNotFound(name: string, known: readonly string[]): HostError 
     code: 'TOOL_NOT_FOUND',
     toolName: name,
     message: `Tool "${name}" is not registered. ${
-      known.length ? `Available tools: ${shown}${known.length > 20 ? ', ...' : ''}.` : 'No MCP tools are available: run discover() first or check the server status.'
+      known.length
+        ? `Available tools: ${shown}${known.length > 20 ? ', ...' : ''}.`
+        : 'No MCP tools are available: run discover() first or check the server status.'
     }`,
   });
 }

@@ -22,7 +22,12 @@ export interface ToolCallRuntime {
   /** The connected client of a server. */
   getClient(serverName: string): Client | undefined;
   /** Run a request to a remote server with OAuth step-up around it. */
-  withStepUp<T>(options: { readonly serverName: string; readonly what: string; readonly run: () => Promise<T>; readonly signal: AbortSignal | undefined }): Promise<T>;
+  withStepUp<T>(options: {
+    readonly serverName: string;
+    readonly what: string;
+    readonly run: () => Promise<T>;
+    readonly signal: AbortSignal | undefined;
+  }): Promise<T>;
   /** How results are mapped for the model. */
   readonly resultMapping: ResultMappingOptions;
   /** Overall cap of one call, in milliseconds. */

@@ -74,7 +74,10 @@ export class ToolCallTracker {
   }
 
   /** The final state; returns the final {@link ToolCall}. */
-  finish(status: 'SUCCEEDED' | 'FAILED' | 'CANCELLED', result: { readonly output?: ToolCallOutput; readonly error?: ToolCallError }): ToolCall {
+  finish(
+    status: 'SUCCEEDED' | 'FAILED' | 'CANCELLED',
+    result: { readonly output?: ToolCallOutput; readonly error?: ToolCallError },
+  ): ToolCall {
     this.#status = status;
     this.#confirmationRequest = undefined;
     this.#progress = undefined;
@@ -87,7 +90,12 @@ export class ToolCallTracker {
 
   /** The call as it is now (built by assignment: this runs on every call, spreads cost more). */
   snapshot(): ToolCall {
-    const call: Mutable<ToolCall> = { toolCallId: this.#toolCallId, status: this.#status, toolName: this.#toolName, inputParameters: this.#inputParameters };
+    const call: Mutable<ToolCall> = {
+      toolCallId: this.#toolCallId,
+      status: this.#status,
+      toolName: this.#toolName,
+      inputParameters: this.#inputParameters,
+    };
     const definition = this.#tool?.definition;
     if (definition) {
       call.serverName = definition.serverName;

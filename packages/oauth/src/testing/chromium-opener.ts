@@ -21,7 +21,15 @@ export async function launchChromiumOpener(): Promise<{
   }
   const browser: Browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
   });
   const landedOn: string[] = [];
   return {
@@ -38,7 +46,7 @@ export async function launchChromiumOpener(): Promise<{
         await page.click('button[type=submit]');
         await page.waitForURL((u) => u.pathname === '/oauth/callback', { waitUntil: 'load' });
         landedOn.push(page.url());
-        landedOn.push(await page.textContent('h1') ?? '');
+        landedOn.push((await page.textContent('h1')) ?? '');
       } finally {
         await context.close();
       }

@@ -41,7 +41,12 @@ export async function startJsonRoutesServer(handler: RouteHandler): Promise<{
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const seen: SeenRequest = { method: req.method ?? 'GET', path: req.url ?? '/', body: Buffer.concat(chunks).toString('utf8'), headers: req.headers };
+      const seen: SeenRequest = {
+        method: req.method ?? 'GET',
+        path: req.url ?? '/',
+        body: Buffer.concat(chunks).toString('utf8'),
+        headers: req.headers,
+      };
       requests.push(seen);
       const answer = handler(seen, baseUrl);
       if (!answer) {
@@ -59,6 +64,10 @@ export async function startJsonRoutesServer(handler: RouteHandler): Promise<{
   return {
     url: baseUrl,
     requests,
-    close: () => new Promise<void>((resolve) => { server.close(() => resolve()); server.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

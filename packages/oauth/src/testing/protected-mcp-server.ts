@@ -46,7 +46,12 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
   const resource = () => `${origin}/mcp`;
   const prmUrl = () => `${origin}/.well-known/oauth-protected-resource/mcp`;
   const challenge = (res: ServerResponse, status: number, params: Record<string, string>) => {
-    const header = ['Bearer', Object.entries(params).map(([k, v]) => `${k}="${v}"`).join(', ')].join(' ');
+    const header = [
+      'Bearer',
+      Object.entries(params)
+        .map(([k, v]) => `${k}="${v}"`)
+        .join(', '),
+    ].join(' ');
     res.writeHead(status, { 'www-authenticate': header, 'content-type': 'application/json' });
     res.end(JSON.stringify({ error: params.error ?? 'unauthorized' }));
   };
@@ -54,7 +59,14 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/.well-known/oauth-protected-resource/mcp') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ resource: resource(), authorization_servers: options.authorizationServers(), scopes_supported: options.scopesSupported, bearer_methods_supported: ['header'] }));
+      res.end(
+        JSON.stringify({
+          resource: resource(),
+          authorization_servers: options.authorizationServers(),
+          scopes_supported: options.scopesSupported,
+          bearer_methods_supported: ['header'],
+        }),
+      );
       return;
     }
     if (path !== '/mcp') {
@@ -69,7 +81,8 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
       return challenge(res, 401, { resource_metadata: prmUrl(), scope: requiredScope, ...(token ? { error: 'invalid_token' } : {}) });
     }
     const scopes = verified.scope.split(' ');
-    if (!scopes.includes(requiredScope)) return challenge(res, 403, { error: 'insufficient_scope', scope: requiredScope, resource_metadata: prmUrl() });
+    if (!scopes.includes(requiredScope))
+      return challenge(res, 403, { error: 'insufficient_scope', scope: requiredScope, resource_metadata: prmUrl() });
     const message = body ? (JSON.parse(body) as { method?: string; params?: { name?: string } }) : undefined;
     if (message?.method === 'tools/call' && message.params?.name === 'admin-op' && !scopes.includes(adminScope)) {
       return challenge(res, 403, { error: 'insufficient_scope', scope: `${requiredScope} ${adminScope}`, resource_metadata: prmUrl() });
@@ -79,7 +92,9 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
     server.registerTool('whoami', { description: 'Returns the client id and scope of the caller.' }, async () => ({
       content: [{ type: 'text', text: JSON.stringify({ clientId: verified.clientId, scope: verified.scope }) }],
     }));
-    server.registerTool('admin-op', { description: 'Needs the admin scope.' }, async () => ({ content: [{ type: 'text', text: 'admin ok' }] }));
+    server.registerTool('admin-op', { description: 'Needs the admin scope.' }, async () => ({
+      content: [{ type: 'text', text: 'admin ok' }],
+    }));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     res.on('close', () => void server.close());
@@ -101,6 +116,10 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
     url: resource(),
     resource: resource(),
     accepted,
-    close: () => new Promise<void>((resolve) => { http.close(() => resolve()); http.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
   };
 }

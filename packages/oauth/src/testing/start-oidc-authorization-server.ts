@@ -9,12 +9,14 @@ import type { VerifiedToken } from './protected-mcp-server.js';
  * token audience, refresh tokens for every client allowed the grant, and the built-in
  * development login and consent pages.
  */
-export async function startOidcAuthorizationServer(options: {
-  /** Scopes of the resource servers. @default ['mcp:tools', 'mcp:admin'] */
-  resourceScopes?: string[];
-  /** Access-token lifetime in seconds. @default 3600 */
-  accessTokenTtl?: number;
-} = {}): Promise<{
+export async function startOidcAuthorizationServer(
+  options: {
+    /** Scopes of the resource servers. @default ['mcp:tools', 'mcp:admin'] */
+    resourceScopes?: string[];
+    /** Access-token lifetime in seconds. @default 3600 */
+    accessTokenTtl?: number;
+  } = {},
+): Promise<{
   issuer: string;
   provider: Provider;
   verifyAccessToken: (token: string) => Promise<VerifiedToken | undefined>;
@@ -61,6 +63,10 @@ export async function startOidcAuthorizationServer(options: {
       if (!found || found.isExpired) return undefined;
       return { audience: found.aud as string | string[] | undefined, scope: found.scope ?? '', clientId: found.clientId ?? '' };
     },
-    close: () => new Promise<void>((resolve) => { http.close(() => resolve()); http.closeAllConnections(); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.close(() => resolve());
+        http.closeAllConnections();
+      }),
   };
 }

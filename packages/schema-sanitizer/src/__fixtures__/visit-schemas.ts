@@ -12,8 +12,10 @@ export function visitSchemas(root: unknown, visit: (node: Record<string, unknown
     for (const [key, value] of Object.entries(schema)) {
       const kind = keywordKind(key);
       if (kind === SCHEMA || (kind === SCHEMA_OR_LIST && !Array.isArray(value))) stack.push({ node: value, path: `${path}/${key}` });
-      else if ((kind === SCHEMA_LIST || kind === SCHEMA_OR_LIST) && Array.isArray(value)) value.forEach((item, index) => stack.push({ node: item, path: `${path}/${key}/${index}` }));
-      else if (kind === SCHEMA_MAP && value && typeof value === 'object') for (const [name, item] of Object.entries(value)) stack.push({ node: item, path: `${path}/${key}/${name}` });
+      else if ((kind === SCHEMA_LIST || kind === SCHEMA_OR_LIST) && Array.isArray(value))
+        value.forEach((item, index) => stack.push({ node: item, path: `${path}/${key}/${index}` }));
+      else if (kind === SCHEMA_MAP && value && typeof value === 'object')
+        for (const [name, item] of Object.entries(value)) stack.push({ node: item, path: `${path}/${key}/${name}` });
     }
   }
 }
