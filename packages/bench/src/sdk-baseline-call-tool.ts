@@ -1,7 +1,7 @@
 // The SDK side of the per-call benchmark, alone in this file so it can be swapped for another SDK
 // version: @modelcontextprotocol/sdk v1 `Client` + `StdioClientTransport`, used directly.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 
 /** A connected SDK client on its own child process of the echo fixture. */
 export interface SdkEchoClient {

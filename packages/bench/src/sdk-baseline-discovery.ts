@@ -1,7 +1,7 @@
 // The SDK side of the discovery benchmark, alone in this file so it can be swapped for another SDK
 // version: @modelcontextprotocol/sdk v1 `Client` + `StdioClientTransport`, used directly.
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client } from '@modelcontextprotocol/client';
 
 const CLIENT_INFO = { name: 'toolhost-bench', version: '0.0.0' };
 

@@ -5,8 +5,9 @@ export {
   TRANSPORT_TYPES,
   AUTH_PROVIDER_TYPES,
   DEFAULT_MCP_TIMEOUT_MS,
+  MCP_PROTOCOL_VERSIONS,
 } from './server-config-schema.js';
-export type { McpServerConfig, McpOAuthConfig, McpTransportType, AuthProviderType } from './server-config-schema.js';
+export type { McpServerConfig, McpOAuthConfig, McpTransportType, AuthProviderType, McpProtocolVersion } from './server-config-schema.js';
 export { ConfigError } from './config-error.js';
 export type { ConfigErrorCode, ConfigErrorOptions } from './config-error.js';
 export { ConfigWarningCode } from './config-warning.js';

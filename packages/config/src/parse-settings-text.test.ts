@@ -71,6 +71,17 @@ describe('parseSettingsText', () => {
     expect(result.errors[0]?.message).toContain('was not loaded');
   });
 
+  it('accepts a pinned protocolVersion, and names the known revisions for an unknown one', () => {
+    const result = parse(
+      '{"mcpServers": {"pinned": {"command": "x", "protocolVersion": "2025-11-25"}, "typo": {"command": "y", "protocolVersion": "2026-07-29"}}}',
+    );
+    expect(result.servers.find((server) => server.name === 'pinned')?.config?.protocolVersion).toBe('2025-11-25');
+    expect(result.servers.find((server) => server.name === 'typo')?.config).toBeUndefined();
+    expect(result.errors[0]).toMatchObject({ code: 'INVALID_VALUE', jsonPath: 'mcpServers.typo.protocolVersion', serverName: 'typo' });
+    expect(result.errors[0]?.message).toContain('2026-07-28');
+    expect(result.errors[0]?.message).toContain('2024-11-05');
+  });
+
   it('reports an entry that is not an object, and an mcpServers that is not an object', () => {
     expect(parse('{"mcpServers": {"a": "npx"}}').errors[0]).toMatchObject({ code: 'INVALID_TYPE', jsonPath: 'mcpServers.a' });
     const list = parse('{"mcpServers": [{"command": "x"}]}');

@@ -98,6 +98,16 @@ export const McpOAuthConfigSchema = z.looseObject({
 });
 
 /**
+ * The MCP revisions a server entry may pin with `protocolVersion`, newest first. `2026-07-28` is
+ * the first revision of the modern era (`server/discover`, per-request `_meta`, no sessions);
+ * the others are negotiated with `initialize`.
+ */
+export const MCP_PROTOCOL_VERSIONS = ['2026-07-28', '2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
+
+/** A value of `protocolVersion`. */
+export type McpProtocolVersion = (typeof MCP_PROTOCOL_VERSIONS)[number];
+
+/**
  * One entry of `mcpServers`: how to start or reach an MCP server and how far to trust it.
  *
  * Exactly one of `command` (stdio), `url` (SSE or Streamable HTTP, see `type`) or
@@ -122,6 +132,13 @@ export const McpServerConfigSchema = z.looseObject({
   type: z.enum(TRANSPORT_TYPES).optional(),
   /** Request timeout in milliseconds. @default 600000 */
   timeout: z.number().int().positive().optional(),
+  /**
+   * Pin the MCP revision spoken with this server (one of {@link MCP_PROTOCOL_VERSIONS}). Without
+   * it the revision is negotiated: `2026-07-28` through `server/discover` where the server speaks
+   * it, else the newest the server accepts in `initialize`. A toolhost extension; Gemini CLI and
+   * Qwen Code ignore it.
+   */
+  protocolVersion: z.enum(MCP_PROTOCOL_VERSIONS).optional(),
   /** Skip confirmation for every tool of this server. @default false */
   trust: z.boolean().optional(),
   /** Only these tools are registered (`name` or `name(...)`). */

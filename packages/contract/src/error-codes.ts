@@ -54,6 +54,9 @@ export const ERROR_CODES = {
   CONNECTION_CLOSED: 'The connection closed: the server process exited, or the HTTP server went away.',
   /** A remote server answered an HTTP error status that is not an authentication challenge. */
   HTTP_STATUS: 'A remote server answered an HTTP error status that is not an authentication challenge.',
+  /** The server does not speak the MCP revision the client asked for (or the entry pinned). */
+  PROTOCOL_VERSION_MISMATCH:
+    'The server does not speak the MCP revision the client offered (or the entry pinned with `protocolVersion`); the message names the revisions on both sides.',
   /** A remote server answered 403 (for example `insufficient_scope`). */
   FORBIDDEN: 'A remote server answered 403 (for example `insufficient_scope`).',
   /** The server forgot the session and re-initializing once did not bring it back. */

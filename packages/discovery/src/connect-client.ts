@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import { connectTransport, type TransportOptions as LayerTransportOptions } from '@toolhost/transport';
 

@@ -1,7 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { Prompt, Resource, ResourceTemplate, Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { Client, RequestOptions, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { DiscoveryError } from './discovery-error.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
 import { listAllPages, type ListPage } from './list-all-pages.js';
@@ -15,7 +13,7 @@ export interface ServerOfferings {
   /** Resources. */
   resources: Resource[];
   /** Resource templates. */
-  resourceTemplates: ResourceTemplate[];
+  resourceTemplates: ResourceTemplateType[];
 }
 
 /** Which lists to read. */
@@ -48,10 +46,10 @@ async function readList<T>(
   try {
     return await listAllPages({ serverName: options.serverName, method, maxPages: options.maxPages, fetchPage });
   } catch (error) {
-    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+    if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) return [];
     if (DiscoveryError.isInstance(error)) throw error;
-    const mcpCode = error instanceof McpError ? error.code : undefined;
-    const timedOut = mcpCode === ErrorCode.RequestTimeout;
+    const mcpCode = error instanceof ProtocolError ? error.code : undefined;
+    const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
     throw new DiscoveryError({
       code: timedOut ? 'DISCOVERY_TIMEOUT' : 'LIST_FAILED',
       message: `MCP server '${options.serverName}' failed to answer ${method}: ${error instanceof Error ? error.message : String(error)}`,
@@ -63,7 +61,11 @@ async function readList<T>(
   }
 }
 
-/** How to read one kind of list: the capability it needs, its method, and one page. */
+/**
+ * How to read one kind of list: the capability it needs, its method, and one page. Pages are
+ * requested one by one (the SDK's `listTools()` without a cursor walks every page itself, with
+ * its own cap and no repeated-cursor check), so a looping or endless server stops with a typed error.
+ */
 interface ListReader<K extends OfferingKind> {
   capability: 'tools' | 'prompts' | 'resources';
   method: string;
@@ -75,7 +77,7 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     capability: 'tools',
     method: 'tools/list',
     page: async (client, params, request) => {
-      const page = await client.listTools(params, request);
+      const page = await client.request({ method: 'tools/list', params }, request);
       return { items: page.tools, nextCursor: page.nextCursor };
     },
   },
@@ -83,7 +85,7 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     capability: 'prompts',
     method: 'prompts/list',
     page: async (client, params, request) => {
-      const page = await client.listPrompts(params, request);
+      const page = await client.request({ method: 'prompts/list', params }, request);
       return { items: page.prompts, nextCursor: page.nextCursor };
     },
   },
@@ -91,7 +93,7 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     capability: 'resources',
     method: 'resources/list',
     page: async (client, params, request) => {
-      const page = await client.listResources(params, request);
+      const page = await client.request({ method: 'resources/list', params }, request);
       return { items: page.resources, nextCursor: page.nextCursor };
     },
   },
@@ -99,7 +101,7 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     capability: 'resources',
     method: 'resources/templates/list',
     page: async (client, params, request) => {
-      const page = await client.listResourceTemplates(params, request);
+      const page = await client.request({ method: 'resources/templates/list', params }, request);
       return { items: page.resourceTemplates, nextCursor: page.nextCursor };
     },
   },

@@ -1,5 +1,12 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Implementation, Prompt, Resource, ResourceTemplate, ServerCapabilities, Tool } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  Client,
+  Implementation,
+  Prompt,
+  Resource,
+  ResourceTemplateType,
+  ServerCapabilities,
+  Tool,
+} from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import type { ToolNamePolicy } from '@toolhost/contract';
 import type { TransportOptions } from './connect-client.js';
@@ -51,11 +58,16 @@ export interface ServerSnapshot {
   /** Resources offered. */
   resources: Resource[];
   /** Resource templates offered. */
-  resourceTemplates: ResourceTemplate[];
+  resourceTemplates: ResourceTemplateType[];
   /** The server's `instructions` from `initialize`. */
   instructions: string | undefined;
   /** Name and version the server reported. */
   serverInfo: Implementation | undefined;
+  /**
+   * The MCP revision negotiated with the server (`2026-07-28`, `2025-11-25`, ...); undefined
+   * before the first connection.
+   */
+  protocolVersion: string | undefined;
   /** Capabilities the server declared. */
   capabilities: ServerCapabilities | undefined;
   /** The transport in use (or last used). */
@@ -105,7 +117,7 @@ export interface RegisteredResourceTemplate {
   /** The URI template. */
   uriTemplate: string;
   /** The template as the server listed it. */
-  resourceTemplate: ResourceTemplate;
+  resourceTemplate: ResourceTemplateType;
 }
 
 /** Events of {@link McpServerManager}, by name. */

@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import { DiscoveryError } from './discovery-error.js';
 
 /** What a failed request was about. */
@@ -27,27 +27,25 @@ export function mapRequestError(error: unknown, subject: RequestSubject): Discov
       ...base,
     });
   }
-  if (error instanceof McpError) {
-    const mcpCode = error.code;
-    if (mcpCode === ErrorCode.ConnectionClosed) {
-      return (
-        subject.lostError ??
-        new DiscoveryError({
-          code: 'CONNECTION_CLOSED',
-          message: `MCP server '${serverName}' closed the connection during the request for ${description}.`,
-          ...base,
-          mcpCode,
-        })
-      );
-    }
-    if (mcpCode === ErrorCode.RequestTimeout) {
-      return new DiscoveryError({
-        code: 'REQUEST_TIMEOUT',
-        message: `MCP server '${serverName}' did not answer the request for ${description} in time; raise the entry's timeout if it needs longer.`,
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
+    return (
+      subject.lostError ??
+      new DiscoveryError({
+        code: 'CONNECTION_CLOSED',
+        message: `MCP server '${serverName}' closed the connection during the request for ${description}.`,
         ...base,
-        mcpCode,
-      });
-    }
+      })
+    );
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+    return new DiscoveryError({
+      code: 'REQUEST_TIMEOUT',
+      message: `MCP server '${serverName}' did not answer the request for ${description} in time; raise the entry's timeout if it needs longer.`,
+      ...base,
+    });
+  }
+  if (error instanceof ProtocolError) {
+    const mcpCode = error.code;
     return new DiscoveryError({
       code: 'REQUEST_FAILED',
       message: `The request for ${description} of MCP server '${serverName}' failed: ${error.message}`,

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { McpServerManager } from './mcp-server-manager.js';
 import { DiscoveryState, McpServerStatus } from './server-status.js';

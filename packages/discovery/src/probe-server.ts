@@ -1,5 +1,5 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import type { Implementation } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import type { TransportOptions } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
@@ -32,6 +32,8 @@ export interface ProbeResult {
   error: ServerErrorInfo | undefined;
   /** Name and version the server reported. */
   serverInfo: Implementation | undefined;
+  /** The MCP revision negotiated (`2026-07-28`, `2025-11-25`, ...). */
+  protocolVersion: string | undefined;
   /** The transport that worked. */
   transportType: 'stdio' | 'sse' | 'http' | undefined;
   /** How long the attempt took, in milliseconds. */
@@ -73,6 +75,7 @@ export async function probeServer(name: string, config: McpServerConfig, options
       status: McpServerStatus.CONNECTED,
       error: undefined,
       serverInfo: session.client.getServerVersion(),
+      protocolVersion: session.client.getNegotiatedProtocolVersion(),
       transportType: session.transportType,
       durationMs: Date.now() - started,
     };
@@ -91,6 +94,7 @@ export async function probeServer(name: string, config: McpServerConfig, options
       status: McpServerStatus.DISCONNECTED,
       error: errorInfo(error),
       serverInfo: undefined,
+      protocolVersion: undefined,
       transportType: undefined,
       durationMs: Date.now() - started,
     };

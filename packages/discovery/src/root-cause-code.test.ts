@@ -1,4 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import { ToolhostError } from '@toolhost/contract';
 import { TransportError } from '@toolhost/transport';

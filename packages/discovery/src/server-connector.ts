@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import type { TransportOptions } from './connect-client.js';
 import { discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
@@ -103,6 +103,7 @@ export class ServerConnector {
       state.transportType = session.transportType;
       state.instructions = client.getInstructions();
       state.serverInfo = client.getServerVersion();
+      state.protocolVersion = client.getNegotiatedProtocolVersion();
       state.capabilities = client.getServerCapabilities();
       if (!hasAnything(offerings)) {
         state.lastStderr = session.stderrTail();

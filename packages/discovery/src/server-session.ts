@@ -1,13 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import {
-  ErrorCode,
-  McpError,
-  PromptListChangedNotificationSchema,
-  ResourceListChangedNotificationSchema,
-  ToolListChangedNotificationSchema,
-  type CallToolResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { Client, RequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
 import { mapRequestError } from './map-request-error.js';
@@ -55,9 +47,9 @@ export class ServerSession {
       const capabilities = client.getServerCapabilities();
       if (capabilities?.[kind] && !session.#closing) options.onListChanged(kind);
     };
-    client.setNotificationHandler(ToolListChangedNotificationSchema, listChanged('tools'));
-    client.setNotificationHandler(PromptListChangedNotificationSchema, listChanged('prompts'));
-    client.setNotificationHandler(ResourceListChangedNotificationSchema, listChanged('resources'));
+    client.setNotificationHandler('notifications/tools/list_changed', listChanged('tools'));
+    client.setNotificationHandler('notifications/prompts/list_changed', listChanged('prompts'));
+    client.setNotificationHandler('notifications/resources/list_changed', listChanged('resources'));
     session.#onLost = options.onLost;
     const previousClose = client.onclose;
     client.onclose = () => {
@@ -129,7 +121,7 @@ export class ServerSession {
   callTool(name: string, args: Record<string, unknown> | undefined, options: CallOptions): Promise<CallToolResult> {
     return this.request(
       { description: `tool '${name}'`, toolName: name, signal: options.signal },
-      (client) => client.callTool({ name, arguments: args }, undefined, options) as Promise<CallToolResult>,
+      (client) => client.callTool({ name, arguments: args }, options) as Promise<CallToolResult>,
     );
   }
 
@@ -172,14 +164,15 @@ export class ServerSession {
   /** A transport error may mean the peer is gone (HTTP servers do not "close"): ping to find out. */
   #checkLiveness(error: unknown): void {
     if (this.#closing || this.#lostError || this.#checkingLiveness || !this.#connection) return;
-    if (error instanceof McpError) return;
+    if (error instanceof ProtocolError) return;
     this.#checkingLiveness = true;
     this.client
       .ping({ timeout: LIVENESS_TIMEOUT_MS })
       .catch((pingError: unknown) => {
         // A server that answers at all (even with an error) is alive.
-        if (pingError instanceof McpError && pingError.code !== ErrorCode.RequestTimeout && pingError.code !== ErrorCode.ConnectionClosed)
-          return;
+        // A server that answers at all (even with an error) is alive; a timeout or a closed
+        // connection is an SdkError.
+        if (pingError instanceof ProtocolError) return;
         this.#markLost('stopped answering', error);
       })
       .finally(() => {

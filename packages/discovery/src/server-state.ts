@@ -1,4 +1,4 @@
-import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { CoalescedRunner } from './coalesced-runner.js';
 import type { ServerOfferings } from './discover-server.js';
 import { DiscoveryError } from './discovery-error.js';
@@ -34,6 +34,8 @@ export class ServerState {
   instructions: string | undefined;
   /** Server name and version. */
   serverInfo: Implementation | undefined;
+  /** The negotiated MCP revision. */
+  protocolVersion: string | undefined;
   /** Declared capabilities. */
   capabilities: ServerCapabilities | undefined;
   /** Transport in use or last used. */
@@ -98,6 +100,7 @@ export class ServerState {
       resourceTemplates: [...this.offerings.resourceTemplates],
       instructions: this.instructions,
       serverInfo: this.serverInfo,
+      protocolVersion: this.protocolVersion,
       capabilities: this.capabilities,
       transportType: this.transportType,
       stderrTail: this.session ? this.session.stderrTail() : [...this.lastStderr],

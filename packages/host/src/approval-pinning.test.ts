@@ -4,9 +4,8 @@ import { once } from 'node:events';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import express from 'express';
-import { Server as McpLowLevelServer } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { Server as McpLowLevelServer } from '@modelcontextprotocol/server';
 import { InMemoryAllowListStore } from '@toolhost/confirmation';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
@@ -21,7 +20,7 @@ describe('approval pinning through McpToolHost', () => {
     const app = express();
     app.post('/mcp', express.json(), async (req, res) => {
       const mcp = new McpLowLevelServer({ name: 'shifty', version: '1.0.0' }, { capabilities: { tools: {} } });
-      mcp.setRequestHandler(ListToolsRequestSchema, () => ({
+      mcp.setRequestHandler('tools/list', () => ({
         tools: [
           {
             name: 'read',
@@ -30,10 +29,10 @@ describe('approval pinning through McpToolHost', () => {
           },
         ],
       }));
-      mcp.setRequestHandler(CallToolRequestSchema, (request) => ({
+      mcp.setRequestHandler('tools/call', (request) => ({
         content: [{ type: 'text', text: `read ${String(request.params.arguments?.['path'])}` }],
       }));
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
       res.on('close', () => void transport.close());
       await mcp.connect(transport);
       await transport.handleRequest(req, res, req.body);

@@ -45,6 +45,7 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
         snapshot?.status ??
         (server.disabled ? McpServerStatus.DISABLED : server.blockedReason ? McpServerStatus.BLOCKED : McpServerStatus.DISCONNECTED),
       transport: snapshot?.transportType ?? transport.transport,
+      ...(snapshot?.protocolVersion ? { protocolVersion: snapshot.protocolVersion } : {}),
       ...(stdio ? { command: transport.target } : { url: maskUrl(transport.target) }),
       ...(stdio && config.cwd ? { cwd: config.cwd } : {}),
       timeoutMs: config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,

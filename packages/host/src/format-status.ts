@@ -22,6 +22,7 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
   if (server.description) lines.push(`  Description: ${server.description}`);
   if (server.command !== undefined) lines.push(`  Command: ${server.command}`);
   if (server.url !== undefined) lines.push(`  URL: ${server.url} (${server.transport})`);
+  if (server.protocolVersion !== undefined) lines.push(`  Protocol: MCP ${server.protocolVersion}`);
   if (server.cwd !== undefined) lines.push(`  Working Directory: ${server.cwd}`);
   if (server.timeoutConfigured) lines.push(`  Timeout: ${server.timeoutMs}ms`);
   if (server.trust) lines.push('  Trusted: yes (tools run without confirmation)');

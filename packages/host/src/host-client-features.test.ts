@@ -1,5 +1,5 @@
 // The client features as McpToolHost methods, against server-everything (stdio) and fixtures.
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer, type ClientFeaturesServer } from '../../fixtures/src/client-features/client-features-server.js';
 import type { ServerLogEvent } from './host-events.js';

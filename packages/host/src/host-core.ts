@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { UiHooks } from '@toolhost/contract';
 import type { McpServerManager } from '@toolhost/discovery';
 import { buildStatus } from './build-status.js';

@@ -8,6 +8,11 @@ export interface ServerStatusView {
   readonly status: string;
   /** How the server is reached. */
   readonly transport: 'stdio' | 'sse' | 'http';
+  /**
+   * The MCP revision negotiated with the server (`2026-07-28`, `2025-11-25`, ...), once it has
+   * connected; `protocolVersion` in the server entry pins one.
+   */
+  readonly protocolVersion?: string;
   /** For stdio servers: the command line (command and arguments). */
   readonly command?: string;
   /** For remote servers: the URL, with credentials and query values masked. */

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
 import type { HostToolDefinition, ModelAdapter, ModelToolCall, UiHooks } from '@toolhost/contract';
 import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus } from '@toolhost/discovery';
@@ -250,11 +250,21 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       roots: this.#rootsController,
       onLog: (event) => events.emit('server-log', event),
       onResourceUpdated: (event) => events.emit('resource-update', event),
+      ...this.#versionSettings(serverName),
     });
     const created = features.createClient(this.#clientInfo);
     attached.get(serverName)?.features.detach();
     attached.set(serverName, { client: created.client, features: created.attached });
     return created.client;
+  }
+
+  #versionSettings(serverName: string): { protocolVersion?: string; transport?: 'stdio' | 'sse' | 'http' } {
+    const server = this.#core.serversByName.get(serverName);
+    if (!server) return {};
+    return {
+      transport: server.transport.transport,
+      ...(server.config.protocolVersion ? { protocolVersion: server.config.protocolVersion } : {}),
+    };
   }
 
   #createRuntime(options: McpToolHostOptions<TTool, TResponse, TToolResults>): ToolCallRuntime {

@@ -1,16 +1,15 @@
 // End to end: a remote MCP server behind a real OAuth authorization server on loopback
-// (the SDK's auth router with its auto-approving demo provider), signed in through McpToolHost.
+// (the SDK's legacy auth router with an auto-approving in-memory provider), signed in through McpToolHost.
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import express from 'express';
-import { DemoInMemoryAuthProvider } from '@modelcontextprotocol/sdk/examples/server/demoInMemoryOAuthProvider.js';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/sdk/server/auth/router.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
+import { requireBearerAuth, getOAuthProtectedResourceMetadataUrl, mcpAuthRouter } from '@modelcontextprotocol/server-legacy/auth';
 import { createRedirectFollowingOpener, InMemoryTokenStore } from '@toolhost/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AutoApprovingOAuthProvider } from './auto-approving-oauth-provider.test-helper.js';
 import { McpToolHost } from './mcp-tool-host.js';
 
 async function startProtectedServer(): Promise<{ url: string; server: Server }> {
@@ -19,15 +18,15 @@ async function startProtectedServer(): Promise<{ url: string; server: Server }> 
   await once(server, 'listening');
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const mcpUrl = new URL(`${base}/mcp`);
-  const provider = new DemoInMemoryAuthProvider((resource) => resource?.href === mcpUrl.href);
+  const provider = new AutoApprovingOAuthProvider((resource) => resource?.href === mcpUrl.href);
   app.use(mcpAuthRouter({ provider, issuerUrl: new URL(base), resourceServerUrl: mcpUrl, scopesSupported: ['mcp:tools'] }));
   const bearer = requireBearerAuth({ verifier: provider, resourceMetadataUrl: getOAuthProtectedResourceMetadataUrl(mcpUrl) });
   app.post('/mcp', express.json(), bearer, async (req, res) => {
     const mcp = new McpServer({ name: 'protected', version: '1.0.0' });
-    mcp.registerTool('whoami', { description: 'Says which client called.' }, (extra) => ({
-      content: [{ type: 'text', text: `client ${extra.authInfo?.clientId ?? 'unknown'}` }],
+    mcp.registerTool('whoami', { description: 'Says which client called.' }, (ctx) => ({
+      content: [{ type: 'text', text: `client ${ctx.http?.authInfo?.clientId ?? 'unknown'}` }],
     }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     res.on('close', () => void transport.close());
     await mcp.connect(transport);
     await transport.handleRequest(req, res, req.body);

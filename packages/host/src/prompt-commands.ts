@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, GetPromptResult } from '@modelcontextprotocol/client';
 import type { RegisteredPrompt } from '@toolhost/discovery';
 import { HostError } from './host-error.js';
 import { parsePromptArguments } from './parse-prompt-arguments.js';

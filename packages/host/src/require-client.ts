@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { McpServerManager } from '@toolhost/discovery';
 import { HostError } from './host-error.js';
 import type { ResolvedServer } from './resolve-servers.js';

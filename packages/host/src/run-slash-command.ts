@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.js';
 import { HostError } from './host-error.js';
 import type { HostStatus } from './host-status.js';

@@ -1,8 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { createSseTransport, createTransport } from './create-transport.js';
-import { httpStatusOf, mapConnectError } from './map-connect-error.js';
+import { httpStatusOf, mapConnectError, versionMismatchOf } from './map-connect-error.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
 import type { TransportHandle, TransportOptions } from './transport-options.js';
 
@@ -47,6 +47,7 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
   const context = {
     serverName,
     timeoutMs,
+    protocolVersion: config.protocolVersion,
     ...(target.kind === 'stdio' ? { command: target.command } : { url: target.url.href }),
   };
   const attempt = async (handle: TransportHandle): Promise<unknown> => {
@@ -75,7 +76,9 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
   const error = await attempt(first);
   if (error === undefined) return connected(first, false);
   const status = httpStatusOf(error);
-  if (target.kind !== 'http' || !target.detectSse || status === undefined || !SSE_FALLBACK_STATUSES.includes(status)) {
+  // A 400 that says "unsupported protocol version" comes from a modern server, not an old SSE one.
+  const mismatch = versionMismatchOf(error, config.protocolVersion) !== undefined;
+  if (mismatch || target.kind !== 'http' || !target.detectSse || status === undefined || !SSE_FALLBACK_STATUSES.includes(status)) {
     throw mapConnectError(error, { ...context, handle: first });
   }
   const sse = createSseTransport({ url: target.url, config }, options);

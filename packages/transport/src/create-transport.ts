@@ -1,4 +1,4 @@
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import { createHttpFetch, type HttpObservations } from './create-http-fetch.js';
 import { LegacySseTransport } from './legacy-sse-transport.js';

@@ -1,10 +1,10 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { startHttpFixture, type HttpFixture, type HttpFixtureOptions } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport, type ConnectedTransport } from './connect-transport.js';
 import type { TransportError } from './transport-error.js';
 import { callCrashTool, firstText, newClient } from './test-helpers.js';
+import { SdkErrorCode } from '@modelcontextprotocol/client';
 
 const fixtures: HttpFixture[] = [];
 const connections: ConnectedTransport[] = [];
@@ -160,7 +160,7 @@ describe('cancellation', () => {
       closed = true;
     };
     const controller = new AbortController();
-    const call = client.callTool({ name: 'slow', arguments: { delayMs: 5000 } }, undefined, { signal: controller.signal });
+    const call = client.callTool({ name: 'slow', arguments: { delayMs: 5000 } }, { signal: controller.signal });
     setTimeout(() => controller.abort(), 100);
     await expect(call).rejects.toThrow();
     await expect
@@ -176,7 +176,7 @@ describe('a remote server that goes away', () => {
     const server = await fixture({ behaviour: 'crash' });
     const { client } = await connect('crashing', { httpUrl: server.url });
     const crash = await callCrashTool(client);
-    expect(crash.error).toMatchObject({ code: ErrorCode.ConnectionClosed });
+    expect(crash.error).toMatchObject({ code: SdkErrorCode.ConnectionClosed });
     expect(crash.elapsedMs).toBeLessThan(5000);
     expect(crash.closed).toBe(true);
     expect(crash.errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'crashing' }));
@@ -200,7 +200,7 @@ describe('a legacy SSE server that goes away', () => {
     const server = await fixture({ behaviour: 'crash', transport: 'sse' });
     const { client } = await connect('legacy-crash', { url: server.url, type: 'sse' });
     const crash = await callCrashTool(client);
-    expect(crash.error).toMatchObject({ code: ErrorCode.ConnectionClosed });
+    expect(crash.error).toMatchObject({ code: SdkErrorCode.ConnectionClosed });
     expect(crash.elapsedMs).toBeLessThan(5000);
     expect(crash.closed).toBe(true);
     expect(crash.errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'legacy-crash' }));

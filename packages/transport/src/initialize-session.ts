@@ -1,5 +1,5 @@
-import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { isJSONRPCResultResponse, type JSONRPCMessage, type JSONRPCRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isJSONRPCResultResponse } from '@modelcontextprotocol/client';
+import type { StreamableHTTPClientTransport, JSONRPCMessage, JSONRPCRequest } from '@modelcontextprotocol/client';
 
 /** Options of {@link initializeSession}. */
 export interface InitializeSessionOptions {

@@ -1,4 +1,5 @@
-import { SSEClientTransport, type SSEClientTransportOptions } from '@modelcontextprotocol/sdk/client/sse.js';
+import { SSEClientTransport } from '@modelcontextprotocol/client';
+import type { SSEClientTransportOptions } from '@modelcontextprotocol/client';
 import type { HttpObservations } from './create-http-fetch.js';
 import { TransportError } from './transport-error.js';
 

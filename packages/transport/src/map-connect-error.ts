@@ -1,7 +1,4 @@
-import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
-import { SseError } from '@modelcontextprotocol/sdk/client/sse.js';
-import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
 import type { TransportHandle } from './transport-options.js';
 import { TransportError } from './transport-error.js';
 
@@ -19,13 +16,14 @@ export interface ConnectErrorContext {
   timeoutMs: number;
   /** Extra sentence appended to the message (e.g. the SSE fallback's own failure). */
   note?: string;
+  /** The revision the entry pins (`protocolVersion`), if any. */
+  protocolVersion?: string | undefined;
 }
 
 /** HTTP status carried by an SDK transport error, if any. */
 export function httpStatusOf(error: unknown): number | undefined {
-  if (error instanceof StreamableHTTPError || error instanceof SseError) {
-    return typeof error.code === 'number' && error.code > 0 ? error.code : undefined;
-  }
+  if (error instanceof SdkHttpError) return error.status > 0 ? error.status : undefined;
+  if (error instanceof SseError) return typeof error.code === 'number' && error.code > 0 ? error.code : undefined;
   if (TransportError.isInstance(error)) return error.status;
   return undefined;
 }
@@ -39,6 +37,60 @@ export function isAuthRequiredError(error: unknown): error is Error & { code: 'A
   return error instanceof Error && (error as { code?: unknown }).code === 'AUTH_REQUIRED';
 }
 
+/** JSON-RPC error code of "unsupported protocol version" (MCP 2026-07-28). */
+const UNSUPPORTED_PROTOCOL_VERSION = -32022;
+const REVISION = /^[0-9A-Za-z._-]{1,32}$/;
+
+/** What a revision mismatch said: the revision asked for and, when the server listed them, those it speaks. */
+export interface VersionMismatch {
+  readonly requested: string | undefined;
+  readonly supported: readonly string[];
+}
+
+function revisionsFrom(data: unknown): VersionMismatch {
+  const record = typeof data === 'object' && data !== null ? (data as { requested?: unknown; supported?: unknown }) : {};
+  // Server-sent values: only short revision-shaped strings, at most ten, reach a message.
+  const supported = Array.isArray(record.supported)
+    ? record.supported.filter((value): value is string => typeof value === 'string' && REVISION.test(value)).slice(0, 10)
+    : [];
+  const requested = typeof record.requested === 'string' && REVISION.test(record.requested) ? record.requested : undefined;
+  return { requested, supported };
+}
+
+/**
+ * Recognises the ways a revision mismatch surfaces from the SDK: the server's `-32022` error (as a
+ * JSON-RPC error, or inside an HTTP 400 body), the SDK's failed era negotiation for a pinned
+ * revision, and the legacy handshake's refusal of the revision a server counter-offered.
+ */
+export function versionMismatchOf(error: unknown, pinned: string | undefined): VersionMismatch | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, data, message } = error as { code?: unknown; data?: unknown; message?: unknown };
+  if (code === UNSUPPORTED_PROTOCOL_VERSION) {
+    const found = revisionsFrom(data);
+    return { requested: found.requested ?? pinned, supported: found.supported };
+  }
+  if (error instanceof SdkHttpError && error.status === 400) {
+    const text = (data as { text?: unknown } | undefined)?.text;
+    if (typeof text === 'string' && text.length <= 65_536) {
+      try {
+        const body = JSON.parse(text) as { error?: { code?: unknown; data?: unknown } };
+        if (body.error?.code === UNSUPPORTED_PROTOCOL_VERSION) {
+          const found = revisionsFrom(body.error.data);
+          return { requested: found.requested ?? pinned, supported: found.supported };
+        }
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
+  }
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) return { requested: pinned, supported: [] };
+  const counterOffer =
+    typeof message === 'string' ? /^Server's protocol version is not supported: ([0-9A-Za-z._-]{1,32})$/.exec(message) : null;
+  if (counterOffer?.[1]) return { requested: pinned, supported: [counterOffer[1]] };
+  return undefined;
+}
+
 /** Turns whatever `Client.connect` threw into a {@link TransportError} naming the server. */
 export function mapConnectError(error: unknown, context: ConnectErrorContext): TransportError {
   if (TransportError.isInstance(error)) return error;
@@ -47,6 +99,21 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
   const note = context.note ? ` ${context.note}` : '';
   const stderr = handle.stderr?.lines();
   const base = { serverName, cause: error, ...(url ? { url } : {}), ...(command ? { command } : {}), ...(stderr ? { stderr } : {}) };
+  const mismatch = versionMismatchOf(error, context.protocolVersion);
+  if (mismatch) {
+    const asked = mismatch.requested ?? 'the revisions this client offered';
+    const speaks = mismatch.supported.length > 0 ? `it speaks ${mismatch.supported.join(', ')}` : 'it did not offer it';
+    const fix = context.protocolVersion
+      ? `remove "protocolVersion" from the entry to negotiate${mismatch.supported[0] ? `, or pin "${mismatch.supported[0]}"` : ''}`
+      : 'the server and this client share no revision; update one of them';
+    return new TransportError({
+      code: 'PROTOCOL_VERSION_MISMATCH',
+      message: `${where} does not speak MCP ${asked}: ${speaks}. To connect, ${fix}.${note}`,
+      ...base,
+      ...(mismatch.requested ? { requestedVersion: mismatch.requested } : {}),
+      ...(mismatch.supported.length > 0 ? { supportedVersions: mismatch.supported } : {}),
+    });
+  }
   const status = httpStatusOf(error);
   const challenge = handle.authChallenge();
   const authRequired = isAuthRequiredError(error);
@@ -81,7 +148,7 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
       status,
     });
   }
-  if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
     const tail = stderr?.length ? ` Last stderr line: ${stderr[stderr.length - 1]}` : '';
     return new TransportError({
       code: 'CONNECTION_CLOSED',
@@ -89,7 +156,7 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
       ...base,
     });
   }
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return new TransportError({
       code: 'CONNECT_FAILED',
       message: `${where} did not answer initialize within ${context.timeoutMs} ms.${note}`,

@@ -1,7 +1,6 @@
 import { mkdtempSync, realpathSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport, type ConnectedTransport } from './connect-transport.js';
@@ -9,6 +8,7 @@ import { createTransport } from './create-transport.js';
 import { StdioTransport } from './stdio-transport.js';
 import { TransportError } from './transport-error.js';
 import { firstText, isAlive, newClient } from './test-helpers.js';
+import { SdkErrorCode } from '@modelcontextprotocol/server';
 
 const open: ConnectedTransport[] = [];
 afterEach(async () => {
@@ -141,7 +141,7 @@ describe('stdio transport', () => {
     client.onclose = () => {
       closed = true;
     };
-    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({ code: ErrorCode.ConnectionClosed });
+    await expect(client.callTool({ name: 'crash', arguments: {} })).rejects.toMatchObject({ code: SdkErrorCode.ConnectionClosed });
     expect(closed).toBe(true);
     expect(connection.stderr?.lines()).toContain('crash: going down in the middle of tools/call');
   });

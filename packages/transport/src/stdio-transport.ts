@@ -1,7 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/sdk/shared/stdio.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { StderrBuffer } from './stderr-buffer.js';
 import { TransportError } from './transport-error.js';
 

@@ -1,12 +1,11 @@
-import { StreamableHTTPError, type StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
-import {
-  isInitializeRequest,
-  isJSONRPCErrorResponse,
-  isJSONRPCResultResponse,
-  type JSONRPCMessage,
-  type JSONRPCRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCResultResponse, SdkHttpError } from '@modelcontextprotocol/client';
+import type {
+  StreamableHTTPClientTransport,
+  Transport,
+  TransportSendOptions,
+  JSONRPCMessage,
+  JSONRPCRequest,
+} from '@modelcontextprotocol/client';
 import type { HttpObservations, StreamEnd } from './create-http-fetch.js';
 import { initializeSession } from './initialize-session.js';
 import { TransportError } from './transport-error.js';
@@ -36,7 +35,7 @@ function describe(error: unknown): string {
 }
 
 function isSessionNotFound(error: unknown): boolean {
-  return error instanceof StreamableHTTPError && error.code === 404;
+  return error instanceof SdkHttpError && error.status === 404;
 }
 
 /**

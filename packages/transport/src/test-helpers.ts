@@ -1,4 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client } from '@modelcontextprotocol/client';
 
 /** A fresh SDK client for tests. */
 export function newClient(): Client {
@@ -41,7 +41,7 @@ export async function callCrashTool(client: Client): Promise<CrashedCall> {
     closed = true;
   };
   const started = Date.now();
-  const error = await client.callTool({ name: 'crash', arguments: {} }, undefined, { timeout: 20_000 }).then(
+  const error = await client.callTool({ name: 'crash', arguments: {} }, { timeout: 20_000 }).then(
     () => undefined,
     (caught: unknown) => caught,
   );

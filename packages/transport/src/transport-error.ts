@@ -10,6 +10,7 @@ const TRANSPORT_ERROR_CODES = [
   'FORBIDDEN',
   'SESSION_EXPIRED',
   'CONNECT_FAILED',
+  'PROTOCOL_VERSION_MISMATCH',
   'SERVER_NOT_CONNECTED',
 ] as const satisfies readonly ErrorCode[];
 
@@ -24,6 +25,7 @@ const TRANSPORT_ERROR_CODES = [
  * - `FORBIDDEN`: a remote server answered 403. `wwwAuthenticate` is kept (e.g. `insufficient_scope`).
  * - `SESSION_EXPIRED`: the server forgot the session and re-initializing once did not bring it back.
  * - `CONNECT_FAILED`: the server could not be reached or the connection failed for another reason (see `cause`).
+ * - `PROTOCOL_VERSION_MISMATCH`: the server does not speak the MCP revision offered or pinned; `requestedVersion` and `supportedVersions` say which.
  * - `SERVER_NOT_CONNECTED`: a message was sent on a transport that is not started or already closed.
  */
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
@@ -48,6 +50,10 @@ export interface TransportErrorOptions extends ToolhostErrorOptions<TransportErr
   readonly scope?: string | undefined;
   /** Last stderr lines of a stdio server, when they help explain the failure. */
   readonly stderr?: readonly string[] | undefined;
+  /** For `PROTOCOL_VERSION_MISMATCH`: the revision the client asked for. */
+  readonly requestedVersion?: string | undefined;
+  /** For `PROTOCOL_VERSION_MISMATCH`: the revisions the server said it speaks, when it said. */
+  readonly supportedVersions?: readonly string[] | undefined;
 }
 
 /**
@@ -81,6 +87,10 @@ export class TransportError extends ToolhostError<TransportErrorCode> {
   readonly scope: string | undefined;
   /** Last stderr lines of a stdio server. */
   readonly stderr: readonly string[] | undefined;
+  /** The revision the client asked for (`PROTOCOL_VERSION_MISMATCH`). */
+  readonly requestedVersion: string | undefined;
+  /** The revisions the server said it speaks (`PROTOCOL_VERSION_MISMATCH`). */
+  readonly supportedVersions: readonly string[] | undefined;
 
   /** Creates an error; see {@link TransportErrorOptions}. */
   constructor(options: TransportErrorOptions) {
@@ -93,5 +103,7 @@ export class TransportError extends ToolhostError<TransportErrorCode> {
     this.resourceMetadataUrl = options.resourceMetadataUrl;
     this.scope = options.scope;
     this.stderr = options.stderr;
+    this.requestedVersion = options.requestedVersion;
+    this.supportedVersions = options.supportedVersions;
   }
 }

@@ -1,5 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { FetchLike, Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { OAuthClientProvider, FetchLike, Transport } from '@modelcontextprotocol/client';
 import type { AuthChallenge } from './create-http-fetch.js';
 import type { TransportKind } from './resolve-transport-kind.js';
 import type { SanitizeEnvironmentOptions } from './sanitize-environment.js';

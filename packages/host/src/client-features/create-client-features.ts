@@ -1,7 +1,6 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { ClientCapabilities, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ClientCapabilities, ClientOptions, Implementation } from '@modelcontextprotocol/client';
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
-import { LenientClient } from './lenient-client.js';
+import { Client } from '@modelcontextprotocol/client';
 import { registerElicitation } from './elicitation.js';
 import { registerLogging, type ServerLogEvent } from './logging.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
@@ -28,6 +27,29 @@ export interface ClientFeaturesOptions {
   readonly onResourceUpdated?: (event: ResourceUpdatedEvent) => void;
   /** Receives `notifications/elicitation/complete`. */
   readonly onElicitationComplete?: (event: { serverName: string; elicitationId: string }) => void;
+  /**
+   * The revision to speak (the server entry's `protocolVersion`). Absent: negotiated, 2026-07-28
+   * through `server/discover` where the server speaks it, else `initialize`.
+   */
+  readonly protocolVersion?: string;
+  /** How the server is reached; on stdio a silent version probe means a legacy server. */
+  readonly transport?: 'stdio' | 'sse' | 'http';
+}
+
+/** How long a stdio server may take to answer the `server/discover` probe before it is treated as a 2025-era server. */
+export const STDIO_PROBE_TIMEOUT_MS = 5_000;
+
+/** The first revision of the modern era (negotiated through `server/discover`). */
+const FIRST_MODERN_REVISION = '2026-07-28';
+
+/** The SDK client options that negotiate, or pin, the protocol revision. */
+export function versionOptions(protocolVersion: string | undefined, transport: 'stdio' | 'sse' | 'http' | undefined): ClientOptions {
+  if (protocolVersion === undefined) {
+    return { versionNegotiation: { mode: 'auto', ...(transport === 'stdio' ? { probe: { timeoutMs: STDIO_PROBE_TIMEOUT_MS } } : {}) } };
+  }
+  if (protocolVersion >= FIRST_MODERN_REVISION) return { versionNegotiation: { mode: { pin: protocolVersion } } };
+  // A 2025-era pin: the plain `initialize` handshake, offering only that revision.
+  return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [protocolVersion] };
 }
 
 /** The features installed on one client by {@link ClientFeatures.attach}. */
@@ -45,7 +67,7 @@ export interface ClientFeatures {
   /** Install the request and notification handlers on the client (before `connect`). */
   attach(client: Client): AttachedClientFeatures;
   /**
-   * Construct a {@link LenientClient} with these capabilities and attach the handlers: the one
+   * Construct a SDK `Client` (protocol revision negotiated: 2026-07-28 where the server speaks it, else `initialize`) with these capabilities and attach the handlers: the one
    * call a host needs per connection attempt.
    */
   createClient(clientInfo: Implementation): { client: Client; attached: AttachedClientFeatures };
@@ -75,7 +97,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
   const features: ClientFeatures = {
     capabilities,
     createClient(clientInfo) {
-      const client = new LenientClient(clientInfo, { capabilities });
+      const client = new Client(clientInfo, { capabilities, ...versionOptions(options.protocolVersion, options.transport) });
       return { client, attached: features.attach(client) };
     },
     attach(client) {

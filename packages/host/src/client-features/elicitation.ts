@@ -1,10 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  ElicitationCompleteNotificationSchema,
-  ElicitRequestSchema,
-  type ElicitRequest,
-  type ElicitResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import type { Client, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
 import type { UiHooks } from '@toolhost/contract';
 import { applyElicitationDefaults, describeElicitationForm } from './elicitation-form.js';
 
@@ -82,8 +76,8 @@ export function createElicitationHandler(
  */
 export function registerElicitation(client: Client, options: ElicitationOptions): void {
   const handler = createElicitationHandler(options);
-  client.setRequestHandler(ElicitRequestSchema, (request, extra) => handler(request, extra));
-  client.setNotificationHandler(ElicitationCompleteNotificationSchema, (notification) => {
+  client.setRequestHandler('elicitation/create', (request, ctx) => handler(request, { signal: ctx.mcpReq.signal }));
+  client.setNotificationHandler('notifications/elicitation/complete', (notification) => {
     options.onComplete?.({ serverName: options.serverName, elicitationId: notification.params.elicitationId });
   });
 }

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { LoggingMessageNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
 import { HostError } from '../host-error.js';
 import type { ServerLogEvent } from '../host-events.js';
 
@@ -18,7 +17,7 @@ export interface LoggingOptions {
 
 /** Routes the server's `notifications/message` to `onLog`, tagged with the server's name. */
 export function registerLogging(client: Client, options: LoggingOptions): void {
-  client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+  client.setNotificationHandler('notifications/message', (notification) => {
     const { level, logger, data } = notification.params;
     options.onLog({ serverName: options.serverName, level, data, ...(logger !== undefined ? { logger } : {}) });
   });

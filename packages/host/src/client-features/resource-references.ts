@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import type { ContentPart } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 import { readResourceParts } from './read-resource-parts.js';

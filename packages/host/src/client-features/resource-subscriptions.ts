@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { HostError } from '../host-error.js';
 
 /** A `notifications/resources/updated` from a server. */
@@ -30,7 +29,7 @@ export class ResourceSubscriptions {
   constructor(client: Client, options: ResourceSubscriptionsOptions) {
     this.#client = client;
     this.#options = options;
-    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
       options.onUpdated({ serverName: options.serverName, uri: notification.params.uri });
     });
   }

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeArgument } from './complete-argument.js';
 import { createClientFeatures, type AttachedClientFeatures } from './create-client-features.js';

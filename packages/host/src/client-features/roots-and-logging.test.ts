@@ -1,9 +1,8 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { HostError } from '../host-error.js';
-import { LenientClient } from './lenient-client.js';
+import { Client } from '@modelcontextprotocol/client';
 import { createClientFeatures } from './create-client-features.js';
 import { setLogLevel, type ServerLogEvent } from './logging.js';
 import { RootsController } from './roots-controller.js';
@@ -50,12 +49,12 @@ describe('roots and logging against server-everything', () => {
     expect(resultText(relisted)).toContain('file:///work/docs');
   });
 
-  it('createClient builds a LenientClient with the capabilities and handlers attached', async () => {
+  it('createClient builds an SDK Client with the capabilities and handlers attached', async () => {
     const logs: ServerLogEvent[] = [];
     const roots = new RootsController({ folders: ['/srv/a'] });
     const features = createClientFeatures({ serverName: 'everything', roots, onLog: (event) => logs.push(event) });
     const { client, attached } = features.createClient({ name: 'toolhost-test', version: '0.0.0' });
-    expect(client).toBeInstanceOf(LenientClient);
+    expect(client).toBeInstanceOf(Client);
     await client.connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'], stderr: 'ignore' }));
     clients.push(client);
     await waitFor(() => logs.some((log) => String(log.data).includes('1 root(s)')));

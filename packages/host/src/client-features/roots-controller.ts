@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ListRootsRequestSchema, type Root } from '@modelcontextprotocol/sdk/types.js';
+import type { Client, Root } from '@modelcontextprotocol/client';
 import { toFileUri } from './to-file-uri.js';
 
 /** One project folder offered to servers as a root. */
@@ -48,7 +47,7 @@ export class RootsController {
 
   /** Answer `roots/list` on this client from now on, and notify it on changes. */
   attach(client: Client): void {
-    client.setRequestHandler(ListRootsRequestSchema, () => ({ roots: this.list() }));
+    client.setRequestHandler('roots/list', () => ({ roots: this.list() }));
     this.#clients.add(client);
   }
 

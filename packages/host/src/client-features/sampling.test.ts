@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SamplingRequest, UiHooks } from '@toolhost/contract';
 import { createClientFeatures } from './create-client-features.js';

@@ -1,10 +1,5 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  CreateMessageRequestSchema,
-  McpError,
-  type CreateMessageRequest,
-  type CreateMessageResult,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError } from '@modelcontextprotocol/client';
+import type { Client, CreateMessageRequest, CreateMessageResult } from '@modelcontextprotocol/client';
 import type { ContentPart, ModelAdapter, SamplingRequest, UiHooks } from '@toolhost/contract';
 
 /** JSON-RPC error code the spec gives for "User rejected sampling request". */
@@ -28,8 +23,8 @@ export interface SamplingOptions {
   readonly reviewResult?: SamplingResultReviewHook | undefined;
 }
 
-function reject(serverName: string, message: string): McpError {
-  return new McpError(SAMPLING_REJECTED_ERROR_CODE, `Sampling request from MCP server '${serverName}' declined: ${message}`);
+function reject(serverName: string, message: string): ProtocolError {
+  return new ProtocolError(SAMPLING_REJECTED_ERROR_CODE, `Sampling request from MCP server '${serverName}' declined: ${message}`);
 }
 
 type SamplingContent = CreateMessageRequest['params']['messages'][number]['content'];
@@ -40,7 +35,7 @@ function toPart(serverName: string, block: unknown): ContentPart {
   if ((content.type === 'image' || content.type === 'audio') && typeof content.data === 'string') {
     return { type: 'inlineData', mimeType: content.mimeType ?? 'application/octet-stream', data: content.data };
   }
-  throw new McpError(
+  throw new ProtocolError(
     -32602,
     `Sampling request from MCP server '${serverName}' holds '${String(content.type)}' content, which this host cannot send to a model.`,
   );
@@ -81,7 +76,10 @@ export function createSamplingHandler(
       throw reject(serverName, 'the host has no sampling approval hook (UiHooks.approveSampling), so nothing may use the model.');
     }
     if (request.params.tools !== undefined || request.params.toolChoice !== undefined) {
-      throw new McpError(-32602, `Sampling request from MCP server '${serverName}' asks for tool use, which this host does not offer.`);
+      throw new ProtocolError(
+        -32602,
+        `Sampling request from MCP server '${serverName}' asks for tool use, which this host does not offer.`,
+      );
     }
     let samplingRequest = toSamplingRequest(serverName, request.params);
     const decision = await options.approve({ serverName, request: samplingRequest, signal: extra.signal });
@@ -108,5 +106,5 @@ export function createSamplingHandler(
  */
 export function registerSampling(client: Client, options: SamplingOptions): void {
   const handler = createSamplingHandler(options);
-  client.setRequestHandler(CreateMessageRequestSchema, (request, extra) => handler(request, extra));
+  client.setRequestHandler('sampling/createMessage', (request, ctx) => handler(request, { signal: ctx.mcpReq.signal }));
 }

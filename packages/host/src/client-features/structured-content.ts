@@ -1,5 +1,5 @@
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 
 /** How a result's structured content relates to the tool's `outputSchema`. */
 export type StructuredContentStatus =
@@ -22,8 +22,8 @@ export type StructuredContentStatus =
 export interface StructuredContentCheck {
   /** What was found. */
   readonly status: StructuredContentStatus;
-  /** The structured content to use (the server's, or recovered from text). */
-  readonly structuredContent?: Record<string, unknown>;
+  /** The structured content to use (the server's, or recovered from text): any JSON value. */
+  readonly structuredContent?: unknown;
   /** Why validation failed, for `invalid` and `unchecked`. */
   readonly errorMessage?: string;
 }
@@ -33,7 +33,8 @@ export interface CheckStructuredContentOptions {
   /** The `tools/call` result. */
   readonly result: {
     readonly content?: ReadonlyArray<{ readonly type: string; readonly text?: unknown }>;
-    readonly structuredContent?: Record<string, unknown>;
+    /** Any JSON value on 2026-07-28; an object on earlier revisions. */
+    readonly structuredContent?: unknown;
     readonly isError?: boolean;
   };
   /** The tool's `outputSchema`, when it declares one. */
@@ -68,7 +69,7 @@ function jsonFromText(result: CheckStructuredContentOptions['result']): Record<s
 export function checkStructuredContent(options: CheckStructuredContentOptions): StructuredContentCheck {
   const { result, outputSchema } = options;
   if (result.isError) return { status: 'error-result' };
-  let structuredContent = result.structuredContent;
+  let structuredContent: unknown = result.structuredContent;
   let status: StructuredContentStatus = 'valid';
   if (structuredContent === undefined) {
     if (!outputSchema) return { status: 'none' };

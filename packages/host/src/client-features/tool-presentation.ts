@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 
 /** An icon a server gives for a tool (2025-11-25 `icons`). */
 export interface ToolIcon {

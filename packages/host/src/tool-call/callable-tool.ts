@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import type { HostToolDefinition } from '@toolhost/contract';
 import type { RegisteredTool } from '@toolhost/discovery';
@@ -11,6 +11,13 @@ export interface CallableTool {
   readonly definition: HostToolDefinition;
   /** The tool exactly as the server listed it (what approvals are pinned to). */
   readonly listed: Tool;
+  /**
+   * The listed tool without its `outputSchema`, passed to the SDK's `callTool` as `toolDefinition`:
+   * the SDK then mirrors `Mcp-Param-*` headers from the input schema but does not reject a result
+   * whose structured content misses the output schema (the host checks that leniently instead,
+   * the failure of gemini-cli#21053).
+   */
+  readonly callDefinition: Tool;
   /** The server's request timeout. */
   readonly timeoutMs: number;
   /** The server entry's `trust`. */
@@ -50,6 +57,7 @@ export function toCallableTool(entry: RegisteredTool, servers: ReadonlyMap<strin
   const callable: CallableTool = {
     definition: toToolDefinition(entry),
     listed: entry.tool,
+    callDefinition: withoutOutputSchema(entry.tool),
     timeoutMs: server.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,
     trust: server.config.trust === true,
     serverIdentity: `${server.transport.transport}:${server.transport.target}`,
@@ -57,4 +65,10 @@ export function toCallableTool(entry: RegisteredTool, servers: ReadonlyMap<strin
   };
   callableByEntry.set(entry, callable);
   return callable;
+}
+
+function withoutOutputSchema(tool: Tool): Tool {
+  if (tool.outputSchema === undefined) return tool;
+  const { outputSchema: _unused, ...rest } = tool;
+  return rest;
 }

@@ -1,5 +1,5 @@
-import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import { ErrorCode, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
+import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import type { ToolCallProgress } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 import type { CallableTool } from './callable-tool.js';
@@ -32,7 +32,7 @@ export function executeToolCall(
       }),
     );
   }
-  const options: RequestOptions = { timeout: tool.timeoutMs };
+  const options: CallToolRequestOptions = { timeout: tool.timeoutMs, toolDefinition: tool.callDefinition };
   if (signal) options.signal = signal;
   if (tracker.observesProgress) {
     options.resetTimeoutOnProgress = true;
@@ -40,7 +40,7 @@ export function executeToolCall(
     options.onprogress = (progress) => tracker.progress(toProgress(progress));
   }
   const params = { name: originalName, arguments: args as Record<string, unknown> };
-  const request = () => client.callTool(params, undefined, options) as Promise<CallToolResult>;
+  const request = () => client.callTool(params, options) as Promise<CallToolResult>;
   if (!tool.remote) return request();
   return runtime.withStepUp({ serverName, what: `call tool "${originalName}"`, run: request, signal });
 }
@@ -72,7 +72,7 @@ export async function recoverToolCall(
   signal: AbortSignal | undefined,
   error: unknown,
 ): Promise<CallToolResult | HostError> {
-  if (!(error instanceof McpError && error.code === ErrorCode.UrlElicitationRequired) || signal?.aborted) {
+  if (!(error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) || signal?.aborted) {
     return executionError(error, tool, signal);
   }
   if (!(await acceptUrlElicitations(runtime, tool, error, signal))) return executionError(error, tool, signal);
@@ -86,7 +86,7 @@ export async function recoverToolCall(
 async function acceptUrlElicitations(
   runtime: ToolCallRuntime,
   tool: CallableTool,
-  error: McpError,
+  error: ProtocolError,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   const elicit = runtime.ui.elicit;

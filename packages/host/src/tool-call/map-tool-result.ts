@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { mapCallToolResult, type MapCallToolResultOptions } from '@toolhost/content-mapper';
 import type { ContentPart, HostToolDefinition } from '@toolhost/contract';
 import { checkStructuredContent, type StructuredContentStatus } from '../client-features/structured-content.js';
@@ -43,7 +43,8 @@ export function mapToolResult(result: CallToolResult, tool: HostToolDefinition, 
     return { parts: mapped.llmParts, display: mapped.display, isError: mapped.isError };
   }
   const check = checkStructuredContent({ result, ...(tool.outputSchema ? { outputSchema: tool.outputSchema } : {}) });
-  const structuredContent = mapped.structuredContent ?? (check.status === 'recovered-from-text' ? check.structuredContent : undefined);
+  const structuredContent =
+    mapped.structuredContent ?? (check.status === 'recovered-from-text' ? asObject(check.structuredContent) : undefined);
   return {
     parts: mapped.llmParts,
     display: mapped.display,
@@ -58,4 +59,8 @@ export function mapToolResult(result: CallToolResult, tool: HostToolDefinition, 
         }
       : {}),
   };
+}
+
+function asObject(value: unknown): Record<string, unknown> | undefined {
+  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
 }

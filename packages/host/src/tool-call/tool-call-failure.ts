@@ -1,4 +1,4 @@
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { SdkErrorCode, SdkError } from '@modelcontextprotocol/client';
 import type { ToolhostError } from '@toolhost/contract';
 import { HostError, type HostErrorCode } from '../host-error.js';
 import type { CallableTool } from './callable-tool.js';
@@ -51,7 +51,7 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
     return new HostError({ code: error.code, serverName, toolName: name, message: error.message, cause: error.cause ?? error });
   }
   const reason = error instanceof Error ? error.message : String(error);
-  if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return new HostError({
       code: 'REQUEST_TIMEOUT',
       serverName,
@@ -60,7 +60,7 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
       message: `Tool "${name}" of MCP server "${serverName}" did not answer within ${tool.timeoutMs} ms. ${reason}`,
     });
   }
-  const closed = error instanceof McpError && error.code === ErrorCode.ConnectionClosed;
+  const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
   return new HostError({
     code: closed ? 'CONNECTION_CLOSED' : 'REQUEST_FAILED',
     serverName,
