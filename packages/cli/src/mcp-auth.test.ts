@@ -128,7 +128,7 @@ describe('toolhost mcp auth', () => {
     expect(stored.entries.map((entry) => [entry.serverName, entry.token.accessToken])).toEqual([['secure', 'at-1']]);
 
     const after = await runToolhost(['mcp', 'list'], project.place);
-    expect(after.stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected [project]\n`);
+    expect(after.stdout).toContain(`✓ secure: ${mcp.url} (http) - Connected (MCP 2025-11-25) [project]\n`);
     expect(mcp.accepted.length).toBeGreaterThan(0);
     expect((await runToolhost(['mcp', 'auth'], project.place)).stdout).toContain(
       `✓ secure: ${mcp.url} (http) - Connected (authenticated, token valid) [project]`,

@@ -36,6 +36,7 @@ describe('toolhost mcp list: live status', () => {
     const port = await closedPort();
     await settings({
       stdio: { command: process.execPath, args: [fixtureBinPath('basic')] },
+      modern: { command: process.execPath, args: [fixtureBinPath('basic'), '--era=modern'] },
       remote: { httpUrl: http.url },
       events: { url: sse.url, type: 'sse' },
       missing: { command: 'toolhost-no-such-command-xyz', args: ['--serve'] },
@@ -46,9 +47,10 @@ describe('toolhost mcp list: live status', () => {
     expect(result.code).toBe(0);
     const lines = result.stdout.split('\n');
     expect(lines.slice(0, 2)).toEqual(['Configured MCP servers:', '']);
-    expect(lines).toContain(`✓ stdio: ${process.execPath} ${fixtureBinPath('basic')} (stdio) - Connected [project]`);
-    expect(lines).toContain(`✓ remote: ${http.url} (http) - Connected [project]`);
-    expect(lines).toContain(`✓ events: ${sse.url} (sse) - Connected [project]`);
+    expect(lines).toContain(`✓ stdio: ${process.execPath} ${fixtureBinPath('basic')} (stdio) - Connected (MCP 2025-11-25) [project]`);
+    expect(lines).toContain(`✓ modern: ${process.execPath} ${fixtureBinPath('basic')} --era=modern (stdio) - Connected (MCP 2026-07-28) [project]`);
+    expect(lines).toContain(`✓ remote: ${http.url} (http) - Connected (MCP 2025-11-25) [project]`);
+    expect(lines).toContain(`✓ events: ${sse.url} (sse) - Connected (MCP 2025-11-25) [project]`);
     const missing = lines.indexOf('✗ missing: toolhost-no-such-command-xyz --serve (stdio) - Disconnected [project]');
     expect(missing).toBeGreaterThan(1);
     expect(lines[missing + 1]).toMatch(/^ {4}Reason: .*toolhost-no-such-command-xyz.*ENOENT/);
@@ -100,7 +102,7 @@ describe('toolhost mcp list: live status', () => {
     expect(http.requests).toHaveLength(0);
     const live = await list();
     expect(live.stdout.split('\n').slice(2, -1)).toEqual([
-      `✓ remote: ${http.url} (http) - Connected [project]`,
+      `✓ remote: ${http.url} (http) - Connected (MCP 2025-11-25) [project]`,
       `○ off: ${http.url} (http) - Disabled [project]`,
     ]);
     expect(http.requests.filter((request) => request.rpcMethods.includes('initialize'))).toHaveLength(1);

@@ -40,7 +40,9 @@ export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions)
       clientInfo: { name: 'toolhost-mcp-list', version: '0.0.1' },
       transportOptions,
     });
-    if (result.status === McpServerStatus.CONNECTED) return { state: 'connected' };
+    if (result.status === McpServerStatus.CONNECTED) {
+      return { state: 'connected', ...(result.protocolVersion ? { protocolVersion: result.protocolVersion } : {}) };
+    }
     const error = result.error;
     if (error && (AUTH_CODES.has(error.code) || AUTH_CODES.has(error.causeCode ?? ''))) {
       return { state: 'disconnected', reason: `needs authentication: run "toolhost mcp auth ${server.name}".`, needsAuthentication: true };

@@ -11,6 +11,8 @@ export interface ServerConnectionResult {
   readonly reason?: string | undefined;
   /** True when the server refused because it needs an OAuth sign-in (`toolhost mcp auth <name>`). */
   readonly needsAuthentication?: boolean | undefined;
+  /** The MCP revision negotiated, when connected (`2026-07-28`, `2025-11-25`, ...). */
+  readonly protocolVersion?: string | undefined;
 }
 
 /**
@@ -59,6 +61,8 @@ export interface ServerStatusRow {
   readonly reason?: string | undefined;
   /** True when a live check failed because the server needs an OAuth sign-in. */
   readonly needsAuthentication?: boolean | undefined;
+  /** The MCP revision negotiated by a live check that connected. */
+  readonly protocolVersion?: string | undefined;
 }
 
 /**
@@ -75,7 +79,7 @@ export async function collectServerStatuses(settings: LoadedSettings, check?: Se
         state: 'disconnected',
         reason: error instanceof Error ? error.message : String(error),
       }));
-      if (result.state === 'connected') return { server, status: 'connected' };
+      if (result.state === 'connected') return { server, status: 'connected', ...(result.protocolVersion ? { protocolVersion: result.protocolVersion } : {}) };
       return { server, status: 'disconnected', reason: result.reason, needsAuthentication: result.needsAuthentication === true };
     }),
   );
@@ -95,7 +99,7 @@ export function shortenReason(reason: string): string {
  * with a known reason, an indented `Reason: …` line below it (the first line keeps the seeds' format).
  */
 export function formatServerRow(row: ServerStatusRow): string[] {
-  const line = formatServerLine(row.server, row.status);
+  const line = formatServerLine(row.server, row.status, row.protocolVersion ? `MCP ${row.protocolVersion}` : undefined);
   return row.status === 'disconnected' && row.reason ? [line, `    Reason: ${shortenReason(row.reason)}`] : [line];
 }
 

@@ -45,7 +45,7 @@ describe('toolhost trust / untrust and mcp list', () => {
     expect(untrusted.code).toBe(0);
     expect(untrusted.stderr).toBe('');
     const lines = untrusted.stdout.split('\n');
-    expect(lines).toContain(`✓ mine: ${process.execPath} ${fixtureBinPath('basic')} (stdio) - Connected [user]`);
+    expect(lines).toContain(`✓ mine: ${process.execPath} ${fixtureBinPath('basic')} (stdio) - Connected (MCP 2025-11-25) [user]`);
     const blocked = lines.find((line) => line.startsWith('⛔ cloned: '));
     expect(blocked?.startsWith(`⛔ cloned: ${target}`)).toBe(true);
     expect(blocked?.endsWith(BLOCKED)).toBe(true);
@@ -65,7 +65,7 @@ describe('toolhost trust / untrust and mcp list', () => {
       live.stdout
         .split('\n')
         .find((line) => line.startsWith('✓ cloned: '))
-        ?.endsWith('(stdio) - Connected [project]'),
+        ?.endsWith('(stdio) - Connected (MCP 2025-11-25) [project]'),
     ).toBe(true);
     expect(await readFile(marker, 'utf8')).toBe('spawned');
     expect((await run(['trust'])).stdout).toBe(`${place.cwd} is already trusted.\n`);
@@ -96,7 +96,7 @@ describe('toolhost trust / untrust and mcp list', () => {
       `Trusted ${join(root, 'clones')}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`,
     );
     expect((await run(['trust'], sub)).stdout).toBe(`${sub} is already trusted (through ${join(root, 'clones')}).\n`);
-    expect((await run(['mcp', 'list'], sub)).stdout).toMatch(/✓ nested: .* \(stdio\) - Connected \[project\]/);
+    expect((await run(['mcp', 'list'], sub)).stdout).toMatch(/✓ nested: .* \(stdio\) - Connected \(MCP 2025-11-25\) \[project\]/);
     expect(existsSync(marker)).toBe(true);
   });
 

@@ -35,6 +35,11 @@ export interface DiscoverServerOptions {
   maxPages?: number | undefined;
   /** Which lists to read. @default all four */
   kinds?: readonly OfferingKind[] | undefined;
+  /**
+   * Told, per list, the `ttlMs` of its first page when the server sent one (MCP 2026-07-28 cache
+   * hints): how long the list may be used before it must be read again.
+   */
+  onFreshness?: ((kind: OfferingKind, ttlMs: number) => void) | undefined;
 }
 
 /** Read one list, treating MethodNotFound as an empty list. */
@@ -69,7 +74,7 @@ async function readList<T>(
 interface ListReader<K extends OfferingKind> {
   capability: 'tools' | 'prompts' | 'resources';
   method: string;
-  page: (client: Client, params: { cursor?: string }, request: RequestOptions) => Promise<ListPage<ServerOfferings[K][number]>>;
+  page: (client: Client, params: { cursor?: string }, request: RequestOptions) => Promise<ListPage<ServerOfferings[K][number]> & { ttlMs?: number | undefined }>;
 }
 
 const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
@@ -78,7 +83,7 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     method: 'tools/list',
     page: async (client, params, request) => {
       const page = await client.request({ method: 'tools/list', params }, request);
-      return { items: page.tools, nextCursor: page.nextCursor };
+      return { items: page.tools, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
     },
   },
   prompts: {
@@ -86,7 +91,7 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     method: 'prompts/list',
     page: async (client, params, request) => {
       const page = await client.request({ method: 'prompts/list', params }, request);
-      return { items: page.prompts, nextCursor: page.nextCursor };
+      return { items: page.prompts, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
     },
   },
   resources: {
@@ -94,7 +99,7 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     method: 'resources/list',
     page: async (client, params, request) => {
       const page = await client.request({ method: 'resources/list', params }, request);
-      return { items: page.resources, nextCursor: page.nextCursor };
+      return { items: page.resources, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
     },
   },
   resourceTemplates: {
@@ -102,10 +107,16 @@ const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
     method: 'resources/templates/list',
     page: async (client, params, request) => {
       const page = await client.request({ method: 'resources/templates/list', params }, request);
-      return { items: page.resourceTemplates, nextCursor: page.nextCursor };
+      return { items: page.resourceTemplates, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
     },
   },
 };
+
+/** A page's `ttlMs` cache hint, when it is a finite number (server-sent, so checked). */
+function ttlOf(page: object): number | undefined {
+  const ttl = (page as { ttlMs?: unknown }).ttlMs;
+  return typeof ttl === 'number' && Number.isFinite(ttl) ? ttl : undefined;
+}
 
 const ALL_KINDS: readonly OfferingKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
@@ -129,7 +140,11 @@ export async function discoverServer(options: DiscoverServerOptions): Promise<Pa
   const readKind = async <K extends OfferingKind>(kind: K): Promise<void> => {
     const reader: ListReader<K> = LIST_READERS[kind];
     const items = capabilities[reader.capability]
-      ? await readList(options, reader.method, (cursor) => reader.page(client, cursor === undefined ? {} : { cursor }, request))
+      ? await readList(options, reader.method, async (cursor) => {
+          const page = await reader.page(client, cursor === undefined ? {} : { cursor }, request);
+          if (cursor === undefined && page.ttlMs !== undefined) options.onFreshness?.(kind, page.ttlMs);
+          return page;
+        })
       : [];
     result[kind] = (
       kind === 'tools' ? (items as Tool[]).filter((tool) => isToolEnabled(tool.name, options.filter)) : items

@@ -21,6 +21,7 @@ export type { CallOptions } from './server-session.js';
 export type { ReconnectOptions } from './reconnect-delay.js';
 export type { TransportOptions } from './connect-client.js';
 export { probeServer, DEFAULT_PROBE_TIMEOUT_MS } from './probe-server.js';
+export { versionNegotiationOptions, STDIO_PROBE_TIMEOUT_MS } from './version-negotiation.js';
 export type { ProbeServerOptions, ProbeResult } from './probe-server.js';
 export { isToolEnabled } from './is-tool-enabled.js';
 export type { ToolFilter } from './is-tool-enabled.js';

@@ -62,3 +62,30 @@ describe('list_changed notifications', () => {
     expect(manager.findResource('fixture://list-changed/dynamic-2', 'live')?.serverName).toBe('live');
   });
 });
+
+describe('2026-07-28: subscriptions/listen and cache hints', () => {
+  it('hears list_changed over subscriptions/listen from a server that speaks only 2026-07-28', async () => {
+    const fixture = stdioFixture('list-changed');
+    const manager = createManager({
+      listChangedDebounceMs: 50,
+      servers: [{ name: 'modern', config: { ...fixture, args: [...(fixture.args ?? []), '--era=modern'] } }],
+    });
+    await manager.discoverAll();
+    expect(manager.getServer('modern')?.protocolVersion).toBe('2026-07-28');
+    await manager.callTool('change-tools', {});
+    await nextEvent(manager, 'tools-change');
+    expect(manager.tools.has('dynamic-1')).toBe(true);
+    expect(manager.tools.has('dynamic-0')).toBe(false);
+  });
+
+  it('reads a list again when its ttlMs runs out, even without a notification; never without a hint', async () => {
+    const fixture = stdioFixture('list-changed');
+    const silent = (ttl: number) => ({ ...fixture, args: [...(fixture.args ?? []), '--era=modern', '--silent-changes', `--list-ttl-ms=${ttl}`] });
+    const manager = createManager({ servers: [{ name: 'hinted', config: silent(1_000) }, { name: 'unhinted', config: silent(0) }] });
+    await manager.discoverAll();
+    await manager.callTool('change-tools', {});
+    await manager.callTool('unhinted__change-tools', {});
+    await expect.poll(() => manager.getServer('hinted')?.tools.map((tool) => tool.name), { timeout: 4_000 }).toContain('dynamic-1');
+    expect(manager.getServer('unhinted')?.tools.map((tool) => tool.name)).toContain('dynamic-0');
+  });
+});

@@ -52,6 +52,32 @@ export function startListRefreshers(options: StartListRefreshersOptions): void {
 export function stopListRefreshers(state: ServerState): void {
   for (const runner of state.refreshers.values()) runner.stop();
   state.refreshers.clear();
+  for (const timer of state.freshnessTimers.values()) clearTimeout(timer);
+  state.freshnessTimers.clear();
+}
+
+/** The shortest and longest wait honoured for a list's `ttlMs`. */
+const MIN_FRESHNESS_MS = 1_000;
+const MAX_FRESHNESS_MS = 24 * 60 * 60 * 1_000;
+
+const KIND_OF: Record<OfferingKind, ListKind> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
+
+/**
+ * Honour a list's `ttlMs` (MCP 2026-07-28 cache hint): read the list again when it runs out, as
+ * if the server had said it changed. A hint of 0 or less means "no promise", so nothing is
+ * scheduled (list_changed still applies); waits are clamped to 1 s to 24 h.
+ */
+export function scheduleFreshness(state: ServerState, kind: OfferingKind, ttlMs: number): void {
+  if (!(ttlMs > 0)) return;
+  const list = KIND_OF[kind];
+  clearTimeout(state.freshnessTimers.get(list));
+  const wait = Math.min(Math.max(ttlMs, MIN_FRESHNESS_MS), MAX_FRESHNESS_MS);
+  const timer = setTimeout(() => {
+    state.freshnessTimers.delete(list);
+    state.refreshers.get(list)?.trigger();
+  }, wait);
+  timer.unref();
+  state.freshnessTimers.set(list, timer);
 }
 
 async function refreshList(options: StartListRefreshersOptions, kinds: OfferingKind[]): Promise<void> {
@@ -68,6 +94,7 @@ async function refreshList(options: StartListRefreshersOptions, kinds: OfferingK
       timeout,
       maxPages: options.maxPages,
       kinds,
+      onFreshness: (kind, ttlMs) => scheduleFreshness(state, kind, ttlMs),
     });
   const same = (fresh: Partial<ServerOfferings>) =>
     kinds.every((kind) => JSON.stringify(fresh[kind] ?? []) === JSON.stringify(state.offerings[kind]));

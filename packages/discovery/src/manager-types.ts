@@ -169,7 +169,7 @@ export interface McpServerManagerOptions {
    * The host uses it to declare its capabilities and request handlers (sampling, elicitation,
    * roots). @default a `Client` with `clientInfo` and no capabilities
    */
-  createClient?: (serverName: string) => Client;
+  createClient?: (serverName: string, config: McpServerConfig) => Client;
   /** Options for the transport layer (fetch, authProvider, env...) of a server. */
   transportOptions?: (serverName: string) => TransportOptions | undefined;
   /** Reconnect policy for servers that go away after connecting. */

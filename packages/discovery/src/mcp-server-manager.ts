@@ -15,6 +15,7 @@ import type {
 } from './manager-types.js';
 import { resolveReconnectOptions } from './reconnect-delay.js';
 import type { ReadonlyRegistry } from './registry.js';
+import { versionNegotiationOptions } from './version-negotiation.js';
 import { ServerConnector } from './server-connector.js';
 import { ServerRegistries } from './server-registries.js';
 import type { CallOptions, ServerSession } from './server-session.js';
@@ -76,7 +77,7 @@ export class McpServerManager {
     this.resourceTemplates = this.#registries.resourceTemplates;
     const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#connector = new ServerConnector({
-      createClient: options.createClient ?? (() => new Client({ ...clientInfo }, { capabilities: {} })),
+      createClient: options.createClient ?? ((_name, config) => new Client({ ...clientInfo }, { capabilities: {}, ...versionNegotiationOptions(config) })),
       transportOptions: options.transportOptions,
       reconnect: resolveReconnectOptions(options.reconnect),
       maxPages: options.maxPages,

@@ -5,6 +5,7 @@ import type { TransportOptions } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
 import { DEFAULT_CLIENT_INFO } from './mcp-server-manager.js';
 import type { ServerErrorInfo } from './manager-types.js';
+import { versionNegotiationOptions } from './version-negotiation.js';
 import { ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import { errorInfo } from './server-state.js';
@@ -62,7 +63,7 @@ export async function probeServer(name: string, config: McpServerConfig, options
     session = await ServerSession.open({
       serverName: name,
       config,
-      client: new Client({ ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) }, { capabilities: {} }),
+      client: new Client({ ...(options.clientInfo ?? DEFAULT_CLIENT_INFO) }, { capabilities: {}, ...versionNegotiationOptions(config) }),
       timeout: timeoutMs,
       signal: abort.signal,
       transportOptions: options.transportOptions,

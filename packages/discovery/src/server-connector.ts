@@ -1,9 +1,10 @@
+import type { McpServerConfig } from '@toolhost/config';
 import type { Client } from '@modelcontextprotocol/client';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import type { TransportOptions } from './connect-client.js';
 import { discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
 import { DiscoveryError } from './discovery-error.js';
-import { startListRefreshers, stopListRefreshers } from './list-refreshers.js';
+import { scheduleFreshness, startListRefreshers, stopListRefreshers } from './list-refreshers.js';
 import { reconnectDelay, type ResolvedReconnectOptions } from './reconnect-delay.js';
 import { ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
@@ -12,7 +13,7 @@ import { emptyOfferings, type ServerState } from './server-state.js';
 /** What the connector needs from the manager. */
 export interface ServerConnectorOptions {
   /** Makes a fresh client per attempt. */
-  createClient: (serverName: string) => Client;
+  createClient: (serverName: string, config: McpServerConfig) => Client;
   /** Transport-layer options per server. */
   transportOptions?: ((serverName: string) => TransportOptions | undefined) | undefined;
   /** Reconnect policy. */
@@ -80,7 +81,7 @@ export class ServerConnector {
       session = await ServerSession.open({
         serverName: state.name,
         config: state.definition.config,
-        client: this.#options.createClient(state.name),
+        client: this.#options.createClient(state.name, state.definition.config),
         timeout,
         signal: abort.signal,
         transportOptions: this.#options.transportOptions?.(state.name),
@@ -93,7 +94,11 @@ export class ServerConnector {
         },
         onLost: (error) => this.#handleLost(state, generation, error),
       });
-      const offerings = { ...emptyOfferings(), ...(await this.#discover(state, session, abort.signal, timeout)) };
+      const freshness = new Map<OfferingKind, number>();
+      const offerings = {
+        ...emptyOfferings(),
+        ...(await this.#discover(state, session, abort.signal, timeout, undefined, (kind, ttlMs) => freshness.set(kind, ttlMs))),
+      };
       if (abort.signal.aborted) throw abort.signal.reason;
       if (generation !== state.generation || this.#options.isClosed()) {
         await session.close();
@@ -132,6 +137,7 @@ export class ServerConnector {
         onChange: this.#options.onOfferingsChange,
         onError: (error) => this.#options.onServerError(state, this.#toDiscoveryError(state, error)),
       });
+      for (const [kind, ttlMs] of freshness) scheduleFreshness(state, kind, ttlMs);
       this.#options.setStatus(state, McpServerStatus.CONNECTED);
       this.#options.onOfferingsChange();
       for (const kind of state.pendingListChanges) state.refreshers.get(kind)?.trigger();
@@ -183,8 +189,16 @@ export class ServerConnector {
     await attempt;
   }
 
-  #discover(state: ServerState, session: ServerSession, signal: AbortSignal, timeout: number, kinds?: OfferingKind[]) {
+  #discover(
+    state: ServerState,
+    session: ServerSession,
+    signal: AbortSignal,
+    timeout: number,
+    kinds?: OfferingKind[],
+    onFreshness?: (kind: OfferingKind, ttlMs: number) => void,
+  ) {
     return discoverServer({
+      onFreshness,
       serverName: state.name,
       client: session.client,
       filter: state.definition.config,

@@ -2,6 +2,7 @@ import { ProtocolError } from '@modelcontextprotocol/client';
 import type { Client, RequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
+import { ListChangeSubscription } from './list-change-subscription.js';
 import { mapRequestError } from './map-request-error.js';
 
 /** Which list a `list_changed` notification is about. */
@@ -33,6 +34,7 @@ export class ServerSession {
   #checkingLiveness = false;
   #onLost: (error: DiscoveryError) => void = () => undefined;
   #open = false;
+  #listChanges: ListChangeSubscription | undefined;
 
   private constructor(serverName: string, client: Client) {
     this.#serverName = serverName;
@@ -64,6 +66,11 @@ export class ServerSession {
     try {
       session.#connection = await connectClient(options);
       session.#open = true;
+      if (ListChangeSubscription.wanted(client)) {
+        // 2026-07-28 has no unsolicited list_changed: ask for them on a subscriptions/listen stream.
+        session.#listChanges = new ListChangeSubscription({ client, active: () => !session.isClosed });
+        await session.#listChanges.open();
+      }
     } catch (error) {
       session.#closing = true;
       await client.close().catch(() => undefined);
@@ -132,6 +139,7 @@ export class ServerSession {
     const error = this.#closedError();
     for (const listener of [...this.#lostListeners]) listener(error);
     this.#lostListeners.clear();
+    await this.#listChanges?.close();
     await (this.#connection?.close() ?? this.client.close()).catch(() => undefined);
   }
 

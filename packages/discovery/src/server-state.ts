@@ -58,6 +58,8 @@ export class ServerState {
   pendingListChanges = new Set<ListKind>();
   /** list_changed refreshers of the current session. */
   refreshers = new Map<ListKind, CoalescedRunner>();
+  /** Timers that re-read a list when its `ttlMs` runs out. */
+  freshnessTimers = new Map<ListKind, ReturnType<typeof setTimeout>>();
 
   /** Start tracking a configured server. */
   constructor(definition: ServerDefinition) {

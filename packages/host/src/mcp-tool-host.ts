@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
 import type { HostToolDefinition, ModelAdapter, ModelToolCall, UiHooks } from '@toolhost/contract';
-import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus } from '@toolhost/discovery';
+import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions } from '@toolhost/discovery';
 import { createClientFeatures, RootsController, type ProjectFolder } from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
@@ -258,13 +258,9 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     return created.client;
   }
 
-  #versionSettings(serverName: string): { protocolVersion?: string; transport?: 'stdio' | 'sse' | 'http' } {
+  #versionSettings(serverName: string): { versionOptions?: ReturnType<typeof versionNegotiationOptions> } {
     const server = this.#core.serversByName.get(serverName);
-    if (!server) return {};
-    return {
-      transport: server.transport.transport,
-      ...(server.config.protocolVersion ? { protocolVersion: server.config.protocolVersion } : {}),
-    };
+    return server ? { versionOptions: versionNegotiationOptions(server.config) } : {};
   }
 
   #createRuntime(options: McpToolHostOptions<TTool, TResponse, TToolResults>): ToolCallRuntime {

@@ -28,28 +28,10 @@ export interface ClientFeaturesOptions {
   /** Receives `notifications/elicitation/complete`. */
   readonly onElicitationComplete?: (event: { serverName: string; elicitationId: string }) => void;
   /**
-   * The revision to speak (the server entry's `protocolVersion`). Absent: negotiated, 2026-07-28
-   * through `server/discover` where the server speaks it, else `initialize`.
+   * The SDK client options that negotiate or pin the MCP revision (from `@toolhost/discovery`'s
+   * `versionNegotiationOptions` for the server entry). @default negotiate automatically
    */
-  readonly protocolVersion?: string;
-  /** How the server is reached; on stdio a silent version probe means a legacy server. */
-  readonly transport?: 'stdio' | 'sse' | 'http';
-}
-
-/** How long a stdio server may take to answer the `server/discover` probe before it is treated as a 2025-era server. */
-export const STDIO_PROBE_TIMEOUT_MS = 5_000;
-
-/** The first revision of the modern era (negotiated through `server/discover`). */
-const FIRST_MODERN_REVISION = '2026-07-28';
-
-/** The SDK client options that negotiate, or pin, the protocol revision. */
-export function versionOptions(protocolVersion: string | undefined, transport: 'stdio' | 'sse' | 'http' | undefined): ClientOptions {
-  if (protocolVersion === undefined) {
-    return { versionNegotiation: { mode: 'auto', ...(transport === 'stdio' ? { probe: { timeoutMs: STDIO_PROBE_TIMEOUT_MS } } : {}) } };
-  }
-  if (protocolVersion >= FIRST_MODERN_REVISION) return { versionNegotiation: { mode: { pin: protocolVersion } } };
-  // A 2025-era pin: the plain `initialize` handshake, offering only that revision.
-  return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [protocolVersion] };
+  readonly versionOptions?: Pick<ClientOptions, 'versionNegotiation' | 'supportedProtocolVersions'>;
 }
 
 /** The features installed on one client by {@link ClientFeatures.attach}. */
@@ -97,7 +79,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
   const features: ClientFeatures = {
     capabilities,
     createClient(clientInfo) {
-      const client = new Client(clientInfo, { capabilities, ...versionOptions(options.protocolVersion, options.transport) });
+      const client = new Client(clientInfo, { capabilities, ...(options.versionOptions ?? { versionNegotiation: { mode: 'auto' } }) });
       return { client, attached: features.attach(client) };
     },
     attach(client) {
@@ -119,7 +101,13 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         serverName,
         onUpdated: options.onResourceUpdated ?? (() => undefined),
       });
-      return { subscriptions, detach: () => options.roots?.detach(client) };
+      return {
+        subscriptions,
+        detach: () => {
+          options.roots?.detach(client);
+          void subscriptions.close();
+        },
+      };
     },
   };
   return features;

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, McpSubscription } from '@modelcontextprotocol/client';
 import { HostError } from '../host-error.js';
 
 /** A `notifications/resources/updated` from a server. */
@@ -18,13 +18,18 @@ export interface ResourceSubscriptionsOptions {
 }
 
 /**
- * `resources/subscribe` and `resources/unsubscribe` for one client, with the
- * `notifications/resources/updated` handler installed on construction.
+ * Resource subscriptions for one client, with the `notifications/resources/updated` handler
+ * installed on construction. On 2025-era connections: `resources/subscribe` and
+ * `resources/unsubscribe`. On 2026-07-28 ones, which have neither: one `subscriptions/listen`
+ * stream whose filter names every subscribed URI, reopened with the new set on each change.
  */
 export class ResourceSubscriptions {
   readonly #uris = new Set<string>();
   readonly #client: Client;
   readonly #options: ResourceSubscriptionsOptions;
+  #listen: McpSubscription | undefined;
+  /** Serialises stream replacements, so two quick changes cannot leave two streams open. */
+  #relisten: Promise<void> = Promise.resolve();
 
   constructor(client: Client, options: ResourceSubscriptionsOptions) {
     this.#client = client;
@@ -49,6 +54,17 @@ export class ResourceSubscriptions {
         message: `MCP server '${this.#options.serverName}' does not offer resource subscriptions, so '${uri}' cannot be watched.`,
       });
     }
+    if (this.#modern()) {
+      if (this.#uris.has(uri)) return;
+      this.#uris.add(uri);
+      try {
+        await this.#replaceStream();
+      } catch (error) {
+        this.#uris.delete(uri);
+        throw error;
+      }
+      return;
+    }
     await this.#client.subscribeResource({ uri });
     this.#uris.add(uri);
   }
@@ -56,6 +72,33 @@ export class ResourceSubscriptions {
   /** Unsubscribe from a URI (no request when it was not subscribed). */
   async unsubscribe(uri: string): Promise<void> {
     if (!this.#uris.delete(uri)) return;
+    if (this.#modern()) {
+      await this.#replaceStream();
+      return;
+    }
     await this.#client.unsubscribeResource({ uri });
+  }
+
+  /** Closes the 2026-07-28 stream, if any (the connection is going away). */
+  async close(): Promise<void> {
+    const stream = this.#listen;
+    this.#listen = undefined;
+    await stream?.close().catch(() => undefined);
+  }
+
+  #modern(): boolean {
+    return this.#client.getProtocolEra() === 'modern';
+  }
+
+  #replaceStream(): Promise<void> {
+    const next = this.#relisten.then(async () => {
+      const previous = this.#listen;
+      this.#listen = undefined;
+      if (this.#uris.size > 0) this.#listen = await this.#client.listen({ resourceSubscriptions: [...this.#uris] });
+      await previous?.close().catch(() => undefined);
+    });
+    // A failed replacement must not block the next one.
+    this.#relisten = next.catch(() => undefined);
+    return next;
   }
 }
