@@ -65,4 +65,13 @@ describe('client input mid-call on both protocol eras', () => {
   it('answers roots from the host roots', async () => {
     for (const server of ['legacy', 'modern', 'remote']) expect(await call(server, 'show-roots')).toBe('roots: file:///work/project-a');
   });
+
+  it('stops a server that asks for input on every round, with an error naming it', async () => {
+    const before = elicited.length;
+    const outcome = await call('modern', 'ask-forever');
+    expect(outcome).toMatch(/^error: /);
+    expect(outcome).toContain('modern');
+    expect(outcome).toMatch(/10 rounds|rounds/);
+    expect(elicited.length - before).toBeLessThanOrEqual(11);
+  });
 });

@@ -82,7 +82,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #clientInfo: { readonly name: string; readonly version: string };
   #callCounter = 0;
 
-  /** Use {@link McpToolHost.create}; protected so that a subclass (overriding `createClient`) can exist. */
+  /** Use {@link McpToolHost.create}; protected so that a subclass can exist. */
   protected constructor(options: McpToolHostOptions<TTool, TResponse, TToolResults>, resolved: ResolvedServers) {
     this.adapter = options.adapter ?? (createScriptedAdapter() as unknown as ModelAdapter<TTool, TResponse, TToolResults>);
     const ui: UiHooks = options.ui ?? {};
@@ -102,7 +102,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       clientInfo: this.#clientInfo,
       toolNamePolicy: this.adapter.toolNames,
       transportOptions: (serverName) => auth.transportOptions(serverName),
-      createClient: (serverName) => this.createClient(serverName),
+      createClient: (serverName) => this.#createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
@@ -123,7 +123,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   /**
    * Create a host. Reads the settings files (or takes `settings` directly) but connects to
    * nothing until {@link McpToolHost.discover}. Called on a subclass (`MyHost.create(...)`), it
-   * constructs that subclass, so overrides such as `createClient` take effect.
+   * constructs that subclass.
    *
    * @throws HostError `UNSUPPORTED_ADAPTER` for an adapter of another contract version; `SETTINGS_LOAD_FAILED`.
    */
@@ -237,11 +237,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   }
 
   /**
-   * Build the SDK client for one connection attempt: its capabilities and the handlers for
-   * sampling, elicitation, roots, logging and resource updates. Override in a subclass to add
-   * handlers of your own (call `super.createClient(serverName)` and add to what it returns).
+   * Build the SDK client for one connection attempt: its capabilities, the negotiated or pinned
+   * revision, and the handlers for sampling, elicitation, roots, logging and resource updates.
+   * Private: SDK classes stay out of toolhost's public API.
    */
-  protected createClient(serverName: string): Client {
+  #createClient(serverName: string): Client {
     const { events, ui, attached } = this.#core;
     const features = createClientFeatures({
       serverName,

@@ -44,7 +44,12 @@ describe('list changes and resource updates on both eras', () => {
     expect(toolsOf('modern')).not.toContain('dynamic-0');
     await expect
       .poll(() => host.prompts.list().map((prompt) => `${prompt.serverName}:${prompt.name}`))
-      .toEqual(expect.arrayContaining([expect.stringMatching(/^modern:.*dynamic-prompt-1$/), expect.stringMatching(/^legacy:.*dynamic-prompt-1$/)]));
+      .toEqual(
+        expect.arrayContaining([
+          expect.stringMatching(/^modern:.*dynamic-prompt-1$/),
+          expect.stringMatching(/^legacy:.*dynamic-prompt-1$/),
+        ]),
+      );
   });
 
   it('delivers resource updates to subscribers, and none after unsubscribing', async () => {
