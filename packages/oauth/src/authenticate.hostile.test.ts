@@ -69,7 +69,7 @@ async function expectRefused(
   expect((error as OAuthError).serverName).toBe('hostile');
   expect(openBrowser).not.toHaveBeenCalled();
   expect(await tokenStore.list()).toEqual([]);
-  expect(server.requests.some((r) => r.path === '/register')).toBe(false);
+  expect(server.requests.some((r) => ['/register', '/authorize', '/token'].includes(r.path.split('?')[0]!))).toBe(false);
   return error as OAuthError;
 }
 
@@ -124,6 +124,15 @@ describe('hostile metadata', () => {
       ),
       'RESOURCE_MISMATCH',
     );
+  });
+
+  it('refuses metadata naming another issuer before any request to its endpoints (RFC 8414 §3.3)', async () => {
+    const error = await expectRefused(
+      hostileServer(() => ({ issuer: 'https://honest.example' })),
+      'ISSUER_MISMATCH',
+    );
+    expect(error.message).toMatch(/MCP server 'hostile'.*"https:\/\/honest\.example".*"http:\/\/127\.0\.0\.1:\d+"/);
+    expect(error.message).toContain('do not sign in');
   });
 
   it('refuses an authorization server that does not advertise PKCE, unless the entry opts in', async () => {

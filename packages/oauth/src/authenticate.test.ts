@@ -73,6 +73,7 @@ describe('authenticate() with a non-interactive authorization server', () => {
       redirect_uris: [authorize.get('redirect_uri')],
       token_endpoint_auth_method: 'none',
       scope: 'from:challenge',
+      application_type: 'native', // a loopback redirect: a desktop or CLI client (MCP 2026-07-28)
     });
     const token = form(find(server.requests, '/token'));
     expect(token).toMatchObject({
@@ -91,6 +92,16 @@ describe('authenticate() with a non-interactive authorization server', () => {
       client: { source: 'dynamic-registration' },
     });
     expect(await tokenStore.get('s', server.url)).toEqual(credentials);
+  });
+
+  it('registers with the application_type the caller asks for', async () => {
+    const server = await scriptedServer();
+    await authenticate(
+      's',
+      { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
+      { openBrowser: createRedirectFollowingOpener(), applicationType: 'web' },
+    );
+    expect(JSON.parse(find(server.requests, '/register')!.body)).toMatchObject({ application_type: 'web' });
   });
 
   it('uses a configured client with client_secret_post when only that is supported, and never registers', async () => {

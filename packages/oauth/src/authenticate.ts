@@ -10,7 +10,7 @@ import { assertBrowserSafeUrl, openBrowserSafely, type OpenBrowser } from './ope
 import { createPkceParameters } from './pkce.js';
 import { probeChallenge } from './probe-challenge.js';
 import { requestTokenWithoutBrowser } from './non-interactive-grants.js';
-import { planClientIdentity, registerClient } from './register-client.js';
+import { planClientIdentity, registerClient, type ApplicationType } from './register-client.js';
 import { selectScopes } from './select-scopes.js';
 import { requestToken, selectTokenEndpointAuthMethod } from './token-endpoint.js';
 import type { StoredClient, StoredOAuthCredentials, StoredToken, TokenStore } from './token-store.js';
@@ -39,6 +39,11 @@ export interface AuthenticateOptions {
   idpIdToken?: string | (() => Promise<string>);
   /** `client_name` for dynamic registration. @default 'toolhost' */
   clientName?: string;
+  /**
+   * OpenID Connect `application_type` for dynamic registration. @default `native` for a loopback
+   * redirect URI (a desktop or CLI host, the usual case), `web` for a redirect URI on a remote host
+   */
+  applicationType?: ApplicationType;
   /** Overrides `oauth.allowPrivateNetwork` of the entry. */
   allowPrivateNetwork?: boolean;
   /** Host resolver used by the URL guard. @default dns.lookup */
@@ -206,6 +211,7 @@ export async function authenticate(
         registrationEndpoint: plan.registrationEndpoint,
         redirectUri: callback.redirectUri,
         clientName: options.clientName ?? 'toolhost',
+        ...(options.applicationType ? { applicationType: options.applicationType } : {}),
         scope,
         guard,
         fetch: fetchFn,

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { IssuerMismatchError } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, startCallbackServer } from './callback-server.js';
 import { OAuthError } from './oauth-error.js';
@@ -87,7 +88,17 @@ describe('startCallbackServer', () => {
     expect(
       (await fetch(`http://127.0.0.1:${port}/oauth/callback?state=st&code=c&iss=${encodeURIComponent('https://evil.example')}`)).status,
     ).toBe(400);
-    await expect(server.waitForCode()).rejects.toMatchObject({ code: 'ISSUER_MISMATCH' });
+    const mismatch = (await server.waitForCode().catch((e: unknown) => e)) as OAuthError;
+    expect(mismatch.code).toBe('ISSUER_MISMATCH');
+    // The SDK's RFC 9207 check raised it; the attacker-controlled iss is not repeated in the message.
+    expect(IssuerMismatchError.isInstance(mismatch.cause)).toBe(true);
+    expect(mismatch.cause).toMatchObject({
+      kind: 'authorization_response',
+      expected: 'https://as.example',
+      received: 'https://evil.example',
+    });
+    expect(mismatch.message).toContain('https://as.example');
+    expect(mismatch.message).not.toContain('evil');
     await server.close();
     const missing = await startCallbackServer({
       redirectUri,

@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { validateAuthorizationResponseIssuer } from '@modelcontextprotocol/client';
+import { oauthErrorFromSdk } from './issuer.js';
 import { OAuthError } from './oauth-error.js';
 
 /** The redirect URI used when the server entry sets none. */
@@ -112,16 +114,16 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
         }),
       );
     }
-    const iss = url.searchParams.get('iss');
-    if (options.expectedIssuer && (iss === null ? options.requireIssuer : iss !== options.expectedIssuer)) {
+    // RFC 9207 as MCP 2026-07-28 applies it, by the SDK's check (no-op without an expected issuer).
+    try {
+      validateAuthorizationResponseIssuer({
+        iss: url.searchParams.get('iss') ?? undefined,
+        expectedIssuer: options.expectedIssuer || undefined,
+        issParameterSupported: options.requireIssuer === true,
+      });
+    } catch (mismatch) {
       send(400, 'Authentication failed', 'The response comes from an unexpected authorization server.');
-      return finish(
-        new OAuthError({
-          code: 'ISSUER_MISMATCH',
-          message: `The OAuth callback${serverName ? ` for MCP server '${serverName}'` : ''} ${iss === null ? 'has no iss parameter' : `names issuer ${JSON.stringify(iss.slice(0, 200))}`} but ${options.expectedIssuer} was expected (RFC 9207); authenticate again.`,
-          serverName,
-        }),
-      );
+      return finish(oauthErrorFromSdk(mismatch, { serverName }) ?? (mismatch as Error));
     }
     if (error) {
       const description = url.searchParams.get('error_description') ?? '';

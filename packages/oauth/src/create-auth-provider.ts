@@ -1,8 +1,10 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import { GoogleCredentialProvider } from './google-credential-provider.js';
 import type { GoogleAuthLike } from './google-auth-client.js';
 import type { FetchFunction } from './guarded-fetch.js';
+import type { OpenBrowser } from './open-browser.js';
+import type { ApplicationType } from './register-client.js';
 import { ServiceAccountImpersonationProvider } from './service-account-impersonation-provider.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
 import type { TokenStore } from './token-store.js';
@@ -21,6 +23,16 @@ export interface CreateAuthProviderOptions {
   googleAuth?: GoogleAuthLike;
   /** The enterprise IdP's ID token (or a function returning it), so `enterprise_managed` tokens renew without the user. */
   idpIdToken?: string | (() => Promise<string>);
+  /**
+   * The host's browser hook, for the one sign-in the stored-token provider may start itself: with
+   * the new authorization server after the MCP server moved to it (see {@link StoredTokenOAuthProvider}).
+   * Pass it only when the host may open a browser without the user asking.
+   */
+  openBrowser?: OpenBrowser;
+  /** Called with the authorization URL of such a sign-in before the browser opens. */
+  onAuthorizationUrl?: (url: string) => void;
+  /** `application_type` of a client the stored-token provider registers. @default `native` for a loopback redirect URI */
+  applicationType?: ApplicationType;
 }
 
 /**
@@ -44,6 +56,9 @@ export function createAuthProvider(
         tokenStore: options.tokenStore,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.idpIdToken !== undefined ? { idpIdToken: options.idpIdToken } : {}),
+        ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
+        ...(options.onAuthorizationUrl ? { onAuthorizationUrl: options.onAuthorizationUrl } : {}),
+        ...(options.applicationType ? { applicationType: options.applicationType } : {}),
       });
   }
 }

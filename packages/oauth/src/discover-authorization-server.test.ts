@@ -1,3 +1,4 @@
+import { IssuerMismatchError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverAuthorizationServer } from './discover-authorization-server.js';
 import { OAuthError } from './oauth-error.js';
@@ -171,6 +172,44 @@ describe('discoverAuthorizationServer', () => {
     expect(result.authorizationServer.authorizationEndpoint).toBeUndefined();
     const refused = await discoverAuthorizationServer(common).catch((e: unknown) => e);
     expect((refused as OAuthError).code).toBe('INVALID_METADATA');
+  });
+
+  it('refuses metadata whose issuer is not the one it was discovered for (RFC 8414 §3.3), before using any endpoint', async () => {
+    const { result, paths, base } = await run({
+      '/.well-known/oauth-protected-resource/mcp': (b) => ({ body: { resource: `${b}/mcp`, authorization_servers: [`${b}/tenant1`] } }),
+      '/.well-known/oauth-authorization-server/tenant1': () => ({ body: asMetadata('https://honest.example') }),
+    });
+    const error = result as OAuthError;
+    expect(error.code).toBe('ISSUER_MISMATCH');
+    expect(error.url).toBe(`${base}/.well-known/oauth-authorization-server/tenant1`);
+    expect(error.message).toContain(`MCP server 'unit'`);
+    expect(error.message).toContain('"https://honest.example"');
+    expect(error.message).toContain(`"${base}/tenant1"`);
+    expect(error.message).toContain('authorization_servers');
+    // The SDK's error for this check is the cause.
+    expect(IssuerMismatchError.isInstance(error.cause)).toBe(true);
+    expect(error.cause).toMatchObject({ kind: 'metadata', expected: `${base}/tenant1`, received: 'https://honest.example' });
+    // Nothing after the metadata document was requested (the first candidate answered).
+    expect(paths).toEqual(['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-authorization-server/tenant1']);
+  });
+
+  it('refuses metadata without an issuer, and compares the issuer exactly (one trailing slash aside)', async () => {
+    const { result: missing } = await run({
+      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b, { issuer: undefined }) }),
+    });
+    expect((missing as OAuthError).code).toBe('ISSUER_MISMATCH');
+    expect((missing as OAuthError).message).toContain('names the issuer (none)');
+    const { result: otherCase } = await run({
+      '/.well-known/oauth-protected-resource/mcp': (b) => ({ body: { resource: `${b}/mcp`, authorization_servers: [`${b}/Tenant`] } }),
+      '/.well-known/oauth-authorization-server/Tenant': (b) => ({ body: asMetadata(`${b}/tenant`) }),
+    });
+    expect((otherCase as OAuthError).code).toBe('ISSUER_MISMATCH');
+    const { result: slash } = await run({
+      '/.well-known/oauth-protected-resource/mcp': (b) => ({ body: { resource: `${b}/mcp`, authorization_servers: [`${b}/`] } }),
+      '/.well-known/oauth-authorization-server': (b) => ({ body: asMetadata(b) }),
+    });
+    expect(OAuthError.isInstance(slash)).toBe(false);
+    expect(slash).toMatchObject({ authorizationServers: [expect.stringMatching(/\/$/)] });
   });
 
   it('refuses metadata without the code response type', async () => {

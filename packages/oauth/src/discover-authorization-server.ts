@@ -1,5 +1,6 @@
 import type { McpOAuthConfig } from '@toolhost/config';
 import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
+import { assertMetadataIssuer } from './issuer.js';
 import { OAuthError } from './oauth-error.js';
 import type { UrlGuard } from './url-guard.js';
 import { parseSafeHttpUrl } from './url-guard.js';
@@ -13,7 +14,11 @@ import {
 
 /** The fields of authorization-server metadata (RFC 8414 / OpenID discovery) this package uses. */
 export interface AuthorizationServerInfo {
-  /** `issuer`, or the URL the metadata was discovered from when the document has none. */
+  /**
+   * The metadata's `issuer` (checked to equal the issuer it was discovered for), or, when no
+   * metadata exists, the configured `oauth.issuer` or the URL the endpoints were derived from.
+   * Stored credentials are bound to it.
+   */
   issuer: string;
   /** Where the user authorizes the client; may be absent for the grants that need no browser. */
   authorizationEndpoint?: string;
@@ -50,6 +55,8 @@ export interface DiscoveryResult {
   resourceScopesSupported?: string[];
   /** The authorization server that was used (the first of `authorization_servers`, or a fallback). */
   authorizationServerUrl: string;
+  /** Every entry of the protected-resource metadata's `authorization_servers`, when it has them. */
+  authorizationServers?: string[];
   /** Its metadata, every endpoint checked by the URL guard. */
   authorizationServer: AuthorizationServerInfo;
   /** The RFC 8707 resource indicator to send: the metadata's `resource`, else the canonical server URL. */
@@ -133,6 +140,7 @@ async function readAuthorizationServer(
       url: discoveredFrom,
     });
   }
+  // Fetched metadata always has a checked `issuer` (see assertMetadataIssuer); the others fall back.
   const issuer = typeof body?.issuer === 'string' ? body.issuer : (config?.issuer ?? discoveredFrom);
   return {
     issuer,
@@ -152,9 +160,14 @@ async function readAuthorizationServer(
 /**
  * Discovers how to authorize against an MCP server: protected-resource metadata (the
  * challenge's `resource_metadata`, else RFC 9728 path-inserted, else root), its `resource`
- * check, then authorization-server metadata in the 2025-11-25 order (RFC 8414, OpenID).
+ * check, then authorization-server metadata in the 2025-11-25 order (RFC 8414, OpenID), whose
+ * `issuer` must be identical to the issuer identifier it was discovered for (RFC 8414 §3.3; MCP
+ * 2026-07-28), or it is refused before any request to its endpoints.
  * A server that publishes neither (2025-03-26) gets the default endpoints `/authorize`,
  * `/token` and `/register` at its origin. Every URL learned on the way goes through the URL guard before it is fetched.
+ *
+ * @throws OAuthError `ISSUER_MISMATCH` for metadata naming another issuer (or none), `RESOURCE_MISMATCH`,
+ * `UNSAFE_URL`, `DISCOVERY_FAILED`, `INVALID_METADATA`.
  */
 export async function discoverAuthorizationServer(options: DiscoverAuthorizationServerOptions): Promise<DiscoveryResult> {
   const { serverName, serverUrl, config, challenge, guard } = options;
@@ -165,6 +178,9 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
   const prm = await fetchFirstJson(prmCandidates, options, 'protected resource metadata URL');
   let resource = canonicalResourceUri(serverUrl);
   let authorizationServerUrl = config?.issuer ?? new URL(serverUrl).origin;
+  // The issuer identifier the metadata URLs are built from, as given (RFC 8414 §3.3 compares to it).
+  let expectedIssuer = authorizationServerUrl;
+  let authorizationServers: string[] | undefined;
   if (prm) {
     const declared = prm.body.resource;
     if (typeof declared !== 'string' || !resourceMatchesServer(declared, serverUrl)) {
@@ -177,10 +193,17 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     }
     resource = declared;
     const servers = stringArray(prm.body.authorization_servers);
-    if (servers?.[0]) authorizationServerUrl = (await guard.check(servers[0], 'authorization server URL')).href;
+    if (servers?.[0]) {
+      authorizationServerUrl = (await guard.check(servers[0], 'authorization server URL')).href;
+      expectedIssuer = servers[0];
+      authorizationServers = servers;
+    }
   }
   const asCandidates = authorizationServerMetadataUrls(authorizationServerUrl);
   const asMetadata = await fetchFirstJson(asCandidates, options, 'authorization server metadata URL');
+  if (asMetadata) {
+    assertMetadataIssuer({ serverName, expectedIssuer, received: asMetadata.body.issuer, metadataUrl: asMetadata.url.href });
+  }
   if (!asMetadata && !prm && !config?.issuer) {
     // A 2025-03-26 server without any metadata: its own origin is the authorization server, with
     // the spec's default endpoints (configured endpoints still win).
@@ -204,6 +227,7 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
   }
   const authorizationServer = await readAuthorizationServer(asMetadata?.body, authorizationServerUrl, options);
   const result: DiscoveryResult = { authorizationServerUrl, authorizationServer, resource };
+  if (authorizationServers) result.authorizationServers = authorizationServers;
   if (prm) {
     result.resourceMetadataUrl = prm.url.href;
     const scopes = stringArray(prm.body.scopes_supported);

@@ -1,4 +1,4 @@
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
 import { OAuthError } from './oauth-error.js';
 import { TOKEN_REFRESH_BUFFER_MS } from './refresh-stored-token.js';
 

@@ -1,5 +1,4 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthClientProvider, OAuthTokens } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import { createGoogleAuth, GoogleProviderBase, type GoogleAuthLike } from './google-auth-client.js';
 import { OAuthError } from './oauth-error.js';

@@ -25,6 +25,8 @@ export {
   planClientIdentity,
   registerClient,
   isClientMetadataDocumentUrl,
+  applicationTypeFor,
+  type ApplicationType,
   type ClientIdentityPlan,
   type RegisterClientOptions,
 } from './register-client.js';
@@ -40,7 +42,13 @@ export {
 } from './client-assertion.js';
 export { requestTokenWithoutBrowser, JWT_BEARER_GRANT_TYPE, type NonInteractiveGrantOptions } from './non-interactive-grants.js';
 export { requestIdJag, TOKEN_EXCHANGE_GRANT_TYPE, ID_TOKEN_TYPE, ID_JAG_TOKEN_TYPE, type RequestIdJagOptions } from './request-id-jag.js';
-export { refreshStoredToken, isTokenExpiring, TOKEN_REFRESH_BUFFER_MS, type RefreshStoredTokenOptions } from './refresh-stored-token.js';
+export {
+  refreshStoredToken,
+  isTokenExpiring,
+  TOKEN_REFRESH_BUFFER_MS,
+  REFRESH_TIMEOUT_MS,
+  type RefreshStoredTokenOptions,
+} from './refresh-stored-token.js';
 export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient } from './token-store.js';
 export { InMemoryTokenStore } from './in-memory-token-store.js';
 export { FileTokenStore, type FileTokenStoreOptions } from './file-token-store.js';

@@ -39,14 +39,19 @@ const OAUTH_ERROR_CODES = [
  * - `REGISTRATION_FAILED`: dynamic client registration was refused by the authorization server.
  * - `AUTHORIZATION_DENIED`: the authorization server redirected back with an `error` parameter.
  * - `STATE_MISMATCH`: the callback carried a `state` that does not match the one sent.
- * - `ISSUER_MISMATCH`: the callback's RFC 9207 `iss` is missing or names another authorization server (mix-up attack).
+ * - `ISSUER_MISMATCH`: an issuer names another authorization server (mix-up attack): the `issuer` of
+ *   authorization-server metadata differs from the issuer it was discovered for (RFC 8414 §3.3), or the
+ *   callback's RFC 9207 `iss` is missing or names another authorization server. `cause` is the SDK's `IssuerMismatchError`.
  * - `CALLBACK_TIMEOUT`: no callback arrived in time.
  * - `CALLBACK_PORT_IN_USE`: the loopback callback server could not listen on its port.
  * - `TOKEN_EXCHANGE_FAILED`: the authorization code could not be exchanged for tokens.
- * - `REFRESH_FAILED`: a stored token could not be refreshed; it was deleted.
+ * - `REFRESH_FAILED`: a stored token could not be refreshed. The stored credentials are deleted only when the
+ *   authorization server rejected them (`invalid_grant`, `invalid_client`, `unauthorized_client`); after a
+ *   transient failure (network error, timeout, HTTP 5xx or 429) they are kept and `retryable` is true.
  * - `STEP_UP_LIMIT`: the server kept answering `insufficient_scope` after the allowed number of step-ups.
  * - `BROWSER_OPEN_FAILED`: the browser could not be opened.
- * - `INVALID_CONFIG`: the server entry's OAuth settings are invalid for the chosen provider.
+ * - `INVALID_CONFIG`: the server entry's OAuth settings are invalid for the chosen provider, or its pre-registered
+ *   client belongs to another authorization server than the one the server now names.
  * - `GRANT_TYPE_UNSUPPORTED`: the authorization server does not support the configured `grantType` (`grant_types_supported`).
  * - `ID_JAG_EXCHANGE_FAILED`: the enterprise IdP refused to exchange the ID token for an ID-JAG (RFC 8693 token exchange).
  * - `GOOGLE_AUTH_FAILED`: Google credentials could not produce a token.
@@ -63,6 +68,11 @@ export interface OAuthErrorOptions extends ToolhostErrorOptions<OAuthErrorCode> 
   readonly oauthErrorCode?: string | undefined;
   /** Scopes the server asked for in its challenge, when the error comes from one. */
   readonly requiredScope?: string | undefined;
+  /**
+   * True when the failure looks transient (network error, timeout, HTTP 5xx or 429, `temporarily_unavailable`):
+   * trying again later may succeed without a new sign-in. @default false
+   */
+  readonly retryable?: boolean | undefined;
 }
 
 /**
@@ -85,6 +95,8 @@ export class OAuthError extends ToolhostError<OAuthErrorCode> {
   readonly oauthErrorCode: string | undefined;
   /** Scopes the server asked for in its challenge, when known. */
   readonly requiredScope: string | undefined;
+  /** True when the failure looks transient and trying again later may succeed (nothing was deleted). */
+  readonly retryable: boolean;
 
   /** Creates an error; `message` says what happened, to which server, and what the user can do. */
   constructor(options: OAuthErrorOptions) {
@@ -92,6 +104,7 @@ export class OAuthError extends ToolhostError<OAuthErrorCode> {
     this.url = options.url;
     this.oauthErrorCode = options.oauthErrorCode;
     this.requiredScope = options.requiredScope;
+    this.retryable = options.retryable === true;
   }
 }
 

@@ -1,7 +1,9 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { getAuthStatus } from './get-auth-status.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
-import type { OAuthError } from './oauth-error.js';
+import { OAuthError } from './oauth-error.js';
 import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
 import { startJsonRoutesServer, type RouteAnswer } from './testing/json-routes-server.js';
@@ -107,6 +109,87 @@ describe('token refresh', () => {
     expect(await tokenStore.get('srv')).toBeUndefined();
   });
 
+  it.each(['invalid_client', 'unauthorized_client'])(
+    'also deletes the stored credentials when the server answers %s',
+    async (oauthError) => {
+      const server = await tokenServer(() => ({ status: 401, body: { error: oauthError } }));
+      const tokenStore = new InMemoryTokenStore();
+      const stored = credentials(`${server.url}/token`);
+      await tokenStore.set(stored);
+      const error = (await refreshStoredToken({ credentials: stored, tokenStore, fetch, now: () => NOW }).catch(
+        (e: unknown) => e,
+      )) as OAuthError;
+      expect(error).toMatchObject({ code: 'REFRESH_FAILED', oauthErrorCode: oauthError, retryable: false });
+      expect(error.message).toContain('were deleted');
+      expect(await tokenStore.get('srv')).toBeUndefined();
+    },
+  );
+
+  describe('keeps the stored credentials when the refresh fails for a transient reason', () => {
+    async function refreshKept(tokenEndpoint: string, timeoutMs?: number): Promise<OAuthError> {
+      const tokenStore = new InMemoryTokenStore();
+      const stored = credentials(tokenEndpoint);
+      await tokenStore.set(stored);
+      const error = await refreshStoredToken({
+        credentials: stored,
+        tokenStore,
+        fetch,
+        now: () => NOW,
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      }).catch((e: unknown) => e);
+      expect(OAuthError.isInstance(error)).toBe(true);
+      expect(await tokenStore.get('srv')).toEqual(stored);
+      return error as OAuthError;
+    }
+
+    it('an HTTP 5xx answer', async () => {
+      const server = await tokenServer(() => ({ status: 503, body: '<html>maintenance</html>' }));
+      const error = await refreshKept(`${server.url}/token`);
+      expect(error).toMatchObject({ code: 'REFRESH_FAILED', retryable: true, oauthErrorCode: undefined });
+      expect(error.message).toContain('HTTP 503');
+      expect(error.message).toContain('The stored credentials were kept');
+      expect(error.message).not.toContain('toolhost mcp auth');
+    });
+
+    it('a temporarily_unavailable answer and a 429', async () => {
+      const busy = await tokenServer(() => ({ status: 400, body: { error: 'temporarily_unavailable' } }));
+      expect(await refreshKept(`${busy.url}/token`)).toMatchObject({ retryable: true, oauthErrorCode: 'temporarily_unavailable' });
+      const limited = await tokenServer(() => ({ status: 429, body: {} }));
+      expect(await refreshKept(`${limited.url}/token`)).toMatchObject({ retryable: true });
+    });
+
+    it('a network error (nothing listens on the token endpoint)', async () => {
+      const server = await startJsonRoutesServer(() => undefined);
+      await server.close();
+      const error = await refreshKept(`${server.url}/token`);
+      expect(error).toMatchObject({ code: 'REFRESH_FAILED', retryable: true });
+    });
+
+    it('a token endpoint that does not answer in time', async () => {
+      const silent = createServer(() => undefined); // accepts the request, never answers
+      await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+      servers.push({
+        close: () =>
+          new Promise<void>((resolve) => {
+            silent.close(() => resolve());
+            silent.closeAllConnections();
+          }),
+      });
+      const started = Date.now();
+      const error = await refreshKept(`http://127.0.0.1:${(silent.address() as AddressInfo).port}/token`, 300);
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(error).toMatchObject({ code: 'REFRESH_FAILED', retryable: true });
+      expect(error.message).toContain('did not answer within 300 ms');
+    });
+
+    it('an OAuth error that does not reject the credentials (kept, but not retryable)', async () => {
+      const server = await tokenServer(() => ({ status: 400, body: { error: 'invalid_request' } }));
+      const error = await refreshKept(`${server.url}/token`);
+      expect(error).toMatchObject({ code: 'REFRESH_FAILED', retryable: false, oauthErrorCode: 'invalid_request' });
+      expect(error.message).toContain('toolhost mcp auth srv');
+    });
+  });
+
   it('uses client_secret_basic or client_secret_post as the client registration says', async () => {
     const server = await tokenServer(() => ({ body: 'access_token=form-token&token_type=Bearer' }));
     await refreshStoredToken({
@@ -137,7 +220,19 @@ describe('StoredTokenOAuthProvider', () => {
     const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => NOW });
     expect(await provider.tokens()).toBeUndefined();
     await tokenStore.set(credentials('http://127.0.0.1:9/token', { expiresAt: NOW + 3_600_000 }));
-    expect(await provider.tokens()).toEqual({ access_token: 'old-access', token_type: 'Bearer', expires_in: 3600, scope: 'a b' });
+    expect(await provider.tokens()).toEqual({
+      access_token: 'old-access',
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: 'a b',
+      issuer: 'https://as.example',
+    });
+    // The SDK's ctx.issuer (SEP-2352): a token is never handed to a flow with another authorization server.
+    expect(await provider.tokens({ issuer: 'https://other-as.example' })).toBeUndefined();
+    expect(await provider.clientInformation({ issuer: 'https://as.example/' })).toEqual({
+      client_id: 'client-1',
+      issuer: 'https://as.example',
+    });
   });
 
   it('never sends a token stored for another server URL', async () => {
@@ -163,6 +258,46 @@ describe('StoredTokenOAuthProvider', () => {
     expect(a?.access_token).toBe('fresh-1');
     expect(b?.access_token).toBe('fresh-1');
     expect(calls).toBe(1);
+  });
+
+  it('uses a still-valid token when its refresh fails transiently, retries 30 s later, and fails without deleting once it expired', async () => {
+    let status = 503;
+    let calls = 0;
+    const server = await tokenServer(() => {
+      calls++;
+      return status === 200 ? { body: { access_token: 'fresh', expires_in: 3600 } } : { status, body: {} };
+    });
+    const tokenStore = new InMemoryTokenStore();
+    const stored = credentials(`${server.url}/token`); // expires at NOW + 60 s: inside the 5-minute window
+    await tokenStore.set(stored);
+    let clock = NOW;
+    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => clock });
+    expect((await provider.tokens())?.access_token).toBe('old-access');
+    expect(calls).toBe(1);
+    clock += 10_000;
+    expect((await provider.tokens())?.access_token).toBe('old-access');
+    expect(calls).toBe(1); // not retried within 30 s
+    clock += 25_000;
+    status = 200;
+    expect((await provider.tokens())?.access_token).toBe('fresh');
+    expect(calls).toBe(2);
+
+    // The same failure once the token has expired: REFRESH_FAILED, retryable, credentials still stored.
+    status = 502;
+    await tokenStore.set(stored);
+    clock = NOW + 61_000;
+    const expired = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => clock });
+    await expect(expired.tokens()).rejects.toMatchObject({ code: 'REFRESH_FAILED', retryable: true });
+    expect(await tokenStore.get('srv')).toEqual(stored);
+  });
+
+  it('deletes the credentials and fails when the server rejects the refresh token, even while the token is valid', async () => {
+    const server = await tokenServer(() => ({ status: 400, body: { error: 'invalid_grant' } }));
+    const tokenStore = new InMemoryTokenStore();
+    await tokenStore.set(credentials(`${server.url}/token`));
+    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => NOW });
+    await expect(provider.tokens()).rejects.toMatchObject({ code: 'REFRESH_FAILED', oauthErrorCode: 'invalid_grant' });
+    expect(await tokenStore.get('srv')).toBeUndefined();
   });
 
   it('never starts a flow: the SDK hooks throw AUTH_REQUIRED naming the server and the command', async () => {

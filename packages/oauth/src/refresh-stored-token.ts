@@ -21,12 +21,30 @@ export interface RefreshStoredTokenOptions {
   fetch: FetchFunction;
   /** Clock. @default Date.now */
   now?: () => number;
+  /** Gives up (a transient failure) when the token endpoint has not answered within this many milliseconds. @default 30000 */
+  timeoutMs?: number;
 }
+
+/** How long a refresh request may take before it counts as a transient failure (30 seconds). */
+export const REFRESH_TIMEOUT_MS = 30_000;
+
+/**
+ * The OAuth errors of a token endpoint that mean the stored credentials can never be refreshed:
+ * the refresh token is invalid, expired or revoked (`invalid_grant`), or the client is unknown or
+ * may not use it (`invalid_client`, `unauthorized_client`).
+ */
+const CREDENTIALS_REJECTED = new Set(['invalid_grant', 'invalid_client', 'unauthorized_client']);
 
 /**
  * Refreshes a stored token with its refresh token, sending the RFC 8707 `resource` again.
- * A response without a new refresh token keeps the old one. When the refresh is impossible
- * or fails, the stored entry is deleted and `OAuthError` `REFRESH_FAILED` says to authenticate again.
+ * A response without a new refresh token keeps the old one.
+ *
+ * When the refresh fails, `OAuthError` `REFRESH_FAILED` says why, and the stored entry is
+ * deleted only when the authorization server rejected the credentials with an OAuth error
+ * (`invalid_grant`, `invalid_client`, `unauthorized_client`): the message then says to authenticate
+ * again. A transient failure (network error, no answer within `timeoutMs`, HTTP 5xx or 429) keeps
+ * the entry and sets `retryable`; so does any other answer (the next attempt may succeed). An
+ * entry without a refresh token is deleted, since nothing can renew it.
  */
 export async function refreshStoredToken(options: RefreshStoredTokenOptions): Promise<StoredOAuthCredentials> {
   const { credentials, tokenStore } = options;
@@ -51,16 +69,34 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
       failureCode: 'REFRESH_FAILED',
       fetch: options.fetch,
       now,
+      timeoutMs: options.timeoutMs ?? REFRESH_TIMEOUT_MS,
     });
   } catch (error) {
-    await tokenStore.delete(serverName, issuer);
-    const reason = OAuthError.isInstance(error) ? error.message : String(error);
+    const failure = OAuthError.isInstance(error) ? error : undefined;
+    const oauthErrorCode = failure?.oauthErrorCode;
+    if (oauthErrorCode !== undefined && CREDENTIALS_REJECTED.has(oauthErrorCode)) {
+      await tokenStore.delete(serverName, issuer);
+      throw new OAuthError({
+        code: 'REFRESH_FAILED',
+        message: `${failure?.message} The authorization server rejected the stored credentials, so they were deleted; ${authCommandHint(serverName)}.`,
+        serverName,
+        url: credentials.tokenEndpoint,
+        oauthErrorCode,
+        cause: error,
+      });
+    }
+    // Nothing says the credentials are bad: keep them for the next attempt.
+    const retryable = failure ? failure.retryable : true;
+    const reason = failure ? failure.message : `Could not refresh the OAuth token for MCP server '${serverName}': ${String(error)}`;
     throw new OAuthError({
       code: 'REFRESH_FAILED',
-      message: `${reason} The stored token was deleted; ${authCommandHint(serverName)}.`,
+      message: retryable
+        ? `${reason} The stored credentials were kept: this looks temporary, so try again later (no new sign-in is needed).`
+        : `${reason} The stored credentials were kept; if this keeps happening, ${authCommandHint(serverName)}.`,
       serverName,
       url: credentials.tokenEndpoint,
-      oauthErrorCode: OAuthError.isInstance(error) ? error.oauthErrorCode : undefined,
+      oauthErrorCode,
+      retryable,
       cause: error,
     });
   }

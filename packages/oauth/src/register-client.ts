@@ -64,21 +64,56 @@ export interface RegisterClientOptions {
   clientName: string;
   /** The scope the client will request. */
   scope?: string;
+  /**
+   * OpenID Connect `application_type` to register (MCP 2026-07-28 requires one). @default from
+   * the redirect URI: `native` for a loopback or custom-scheme redirect (desktop and CLI hosts), else `web`
+   */
+  applicationType?: ApplicationType;
   /** Checks redirects of the registration request. */
   guard: UrlGuard;
   /** HTTP client. */
   fetch: FetchFunction;
 }
 
-/** Registers a public client by RFC 7591 dynamic client registration. */
+/**
+ * OpenID Connect `application_type` of a dynamically registered client: `native` for desktop,
+ * mobile and CLI clients (loopback or custom-scheme redirect URIs), `web` for clients served from
+ * a remote host. Other values are passed through for authorization servers that define them.
+ */
+export type ApplicationType = 'native' | 'web' | (string & {});
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The `application_type` a client with this redirect URI registers as by default: `native` for a
+ * loopback (`localhost`, `127.0.0.1`, `[::1]`) or custom-scheme redirect, `web` otherwise.
+ */
+export function applicationTypeFor(redirectUri: string): 'native' | 'web' {
+  let url: URL;
+  try {
+    url = new URL(redirectUri);
+  } catch {
+    return 'web';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'native';
+  return LOOPBACK_HOSTS.has(url.hostname) || url.hostname.startsWith('127.') ? 'native' : 'web';
+}
+
+/**
+ * Registers a public client by RFC 7591 dynamic client registration, with the OpenID Connect
+ * `application_type` MCP 2026-07-28 requires (`native` for the loopback redirect of a desktop or
+ * CLI host unless `applicationType` says otherwise).
+ */
 export async function registerClient(options: RegisterClientOptions): Promise<StoredClient> {
   const { serverName } = options;
+  const applicationType = options.applicationType ?? applicationTypeFor(options.redirectUri);
   const metadata: Record<string, unknown> = {
     client_name: options.clientName,
     redirect_uris: [options.redirectUri],
     grant_types: ['authorization_code', 'refresh_token'],
     response_types: ['code'],
     token_endpoint_auth_method: 'none',
+    application_type: applicationType,
   };
   if (options.scope) metadata.scope = options.scope;
   let response: Response;
@@ -104,9 +139,14 @@ export async function registerClient(options: RegisterClientOptions): Promise<St
   if (!response.ok || typeof body?.client_id !== 'string') {
     const oauthError = typeof body?.error === 'string' ? body.error : undefined;
     const description = typeof body?.error_description === 'string' ? ` - ${body.error_description.slice(0, 300)}` : '';
+    // OIDC servers check redirect URIs against the application type; say what was sent.
+    const redirectProblem =
+      oauthError === 'invalid_redirect_uri' || oauthError === 'invalid_client_metadata'
+        ? ` The client was registered as application_type "${applicationType}" with the redirect URI ${options.redirectUri}; if the authorization server needs another application type, pass applicationType, or set oauth.redirectUri to a redirect URI it accepts.`
+        : '';
     throw new OAuthError({
       code: 'REGISTRATION_FAILED',
-      message: `Dynamic client registration for MCP server '${serverName}' failed: ${oauthError ?? `HTTP ${response.status}`}${description}. Register a client by hand and set oauth.clientId.`,
+      message: `Dynamic client registration for MCP server '${serverName}' failed: ${oauthError ?? `HTTP ${response.status}`}${description}.${redirectProblem} ${redirectProblem ? 'Otherwise register' : 'Register'} a client by hand and set oauth.clientId.`,
       serverName,
       url: options.registrationEndpoint,
       oauthErrorCode: oauthError,

@@ -1,14 +1,36 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  AuthorizationServerMismatchError,
+  type OAuthClientInformationContext,
+  type OAuthClientMetadata,
+  type OAuthClientProvider,
+  type StoredOAuthClientInformation,
+  type StoredOAuthTokens,
+} from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
-import { authenticate, serverUrlOf } from './authenticate.js';
+import { authenticate, serverUrlOf, type AuthenticateOptions } from './authenticate.js';
 import { DEFAULT_REDIRECT_URI } from './callback-server.js';
+import { discoverAuthorizationServer, type DiscoveryResult } from './discover-authorization-server.js';
 import type { FetchFunction } from './guarded-fetch.js';
+import { issuersMatch, oauthErrorFromSdk } from './issuer.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
+import type { OpenBrowser } from './open-browser.js';
 import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
+import { applicationTypeFor, type ApplicationType } from './register-client.js';
 import type { StoredOAuthCredentials, TokenStore } from './token-store.js';
+import { createUrlGuard } from './url-guard.js';
 import { canonicalResourceUri } from './well-known-urls.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
+
+/** After a refresh failed without rejecting the credentials, how long a still-valid token is used before the next attempt (30 seconds). */
+const REFRESH_RETRY_DELAY_MS = 30_000;
+
+/** Failures of a migration that are about the metadata itself, reported even when nothing moved. */
+const REFUSED_METADATA = new Set(['ISSUER_MISMATCH', 'RESOURCE_MISMATCH', 'UNSAFE_URL']);
+
+/** True when a request body can be sent a second time. */
+function isReplayable(body: RequestInit['body']): boolean {
+  return body === undefined || body === null || typeof body === 'string' || body instanceof URLSearchParams || body instanceof ArrayBuffer;
+}
 
 /** Options of {@link StoredTokenOAuthProvider}. */
 export interface StoredTokenOAuthProviderOptions {
@@ -18,7 +40,7 @@ export interface StoredTokenOAuthProviderOptions {
   config: McpServerConfig;
   /** Where `authenticate()` stored the token. */
   tokenStore: TokenStore;
-  /** HTTP client for refresh requests. @default globalThis.fetch */
+  /** HTTP client for the provider's own requests (refresh, renewal, migration; not the MCP requests). @default globalThis.fetch */
   fetch?: FetchFunction;
   /** Clock. @default Date.now */
   now?: () => number;
@@ -29,17 +51,37 @@ export interface StoredTokenOAuthProviderOptions {
   maxStepUpAttempts?: number;
   /** The enterprise IdP's ID token, so that an `enterprise_managed` token can be renewed without the user. */
   idpIdToken?: string | (() => Promise<string>);
+  /**
+   * The host's browser hook. Only an authorization-server migration uses it (the server's
+   * protected-resource metadata names a new authorization server): the provider then signs in
+   * with the new one by itself. Without it such a migration ends in `AUTH_REQUIRED`, as any
+   * other sign-in does.
+   */
+  openBrowser?: OpenBrowser;
+  /** Called with the authorization URL of a migration sign-in before the browser opens (see `openBrowser`). */
+  onAuthorizationUrl?: (url: string) => void;
+  /** `application_type` of a client registered during a migration. @default `native` for a loopback redirect URI */
+  applicationType?: ApplicationType;
 }
 
 /**
  * An SDK `OAuthClientProvider` backed by stored tokens. It hands the SDK the stored token
- * (refreshed 5 minutes before expiry) and never starts a browser flow: whenever the SDK would
- * authorize (a 401, or a 403 `insufficient_scope`), it throws `OAuthError` `AUTH_REQUIRED`
- * naming the server and `toolhost mcp auth <name>`. The host then decides whether to run
- * `authenticate()` (with {@link StoredTokenOAuthProvider.lastChallenge}) and reconnect.
+ * (refreshed 5 minutes before expiry; a refresh that fails for a transient reason keeps the
+ * credentials, and the token is used while it is still valid) and never starts a browser flow
+ * of its own: whenever the SDK would authorize (a 401, or a 403 `insufficient_scope`), it throws
+ * `OAuthError` `AUTH_REQUIRED` naming the server and `toolhost mcp auth <name>`. The host then
+ * decides whether to run `authenticate()` (with {@link StoredTokenOAuthProvider.lastChallenge}) and reconnect.
  *
  * Pass {@link StoredTokenOAuthProvider.wrapFetch} as the transport's `fetch` so the provider sees
- * the challenges' `scope` and `resource_metadata`.
+ * the challenges' `scope` and `resource_metadata`, and handles an authorization-server
+ * migration: when a 401 comes with protected-resource metadata naming another authorization
+ * server than the one the stored credentials belong to, the provider deletes those credentials
+ * (client registration and tokens; they are never sent to another server) and, once per pair of
+ * servers, obtains new ones from the new server: by itself for `client_credentials` and
+ * `enterprise_managed`, through the `openBrowser` hook for a browser sign-in (registering again
+ * when the client was registered dynamically), then repeats the request. A pre-registered client
+ * (`oauth.clientId`) is only used with the new server when `oauth.issuer` names it; otherwise the
+ * provider reports `INVALID_CONFIG`.
  */
 export class StoredTokenOAuthProvider implements OAuthClientProvider {
   /** The challenge of the most recent 401/403 from the server, when `wrapFetch` was used. */
@@ -47,7 +89,13 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
   readonly #serverUrl: string;
   readonly #stepUps = new Map<string, number>();
   #refreshing: Promise<StoredOAuthCredentials> | undefined;
+  #refreshRetryAt = 0;
   #hadToken = false;
+  #migrating: Promise<StoredOAuthCredentials | undefined> | undefined;
+  /** Migrations already attempted, as `old issuer -> new issuer`: each is tried once. */
+  readonly #migrations = new Set<string>();
+  /** Why the last migration could not complete; reported by `authRequiredError()` until a token is available again. */
+  #migrationFailure: OAuthError | undefined;
 
   readonly #options: StoredTokenOAuthProviderOptions;
 
@@ -62,7 +110,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     return this.#options.config.oauth?.redirectUri ?? DEFAULT_REDIRECT_URI;
   }
 
-  /** Client metadata (informational: this provider never registers a client). */
+  /** Client metadata (informational: the SDK never registers a client through this provider). */
   get clientMetadata(): OAuthClientMetadata {
     return {
       client_name: 'toolhost (stored OAuth token)',
@@ -70,6 +118,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      application_type: this.#options.applicationType ?? applicationTypeFor(this.redirectUrl),
     };
   }
 
@@ -79,13 +128,24 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     return stored && canonicalResourceUri(stored.mcpServerUrl) === canonicalResourceUri(this.#serverUrl) ? stored : undefined;
   }
 
-  /** The stored client registration, if any. */
-  async clientInformation(): Promise<OAuthClientInformationMixed | undefined> {
+  #fetch(): FetchFunction {
+    return this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  /**
+   * The stored client registration, if any, stamped with the issuer it belongs to. Given the
+   * SDK's `ctx.issuer`, a registration of another authorization server is never returned.
+   */
+  async clientInformation(ctx?: OAuthClientInformationContext): Promise<StoredOAuthClientInformation | undefined> {
     const stored = await this.#stored();
-    if (!stored) return undefined;
+    if (!stored || (ctx && !issuersMatch(stored.issuer, ctx.issuer))) return undefined;
     return stored.client.clientSecret
-      ? { client_id: stored.client.clientId, client_secret: stored.client.clientSecret }
-      : { client_id: stored.client.clientId };
+      ? { client_id: stored.client.clientId, client_secret: stored.client.clientSecret, issuer: stored.issuer }
+      : { client_id: stored.client.clientId, issuer: stored.issuer };
   }
 
   /** True when a new token can be obtained without the user (client credentials, or enterprise-managed with an ID token). */
@@ -95,52 +155,87 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     return oauth?.grantType === 'enterprise_managed' && (this.#options.idpIdToken !== undefined || oauth.idp?.idToken !== undefined);
   }
 
-  /** Runs the grant of the entry again (no browser is involved; see {@link canRenewWithoutUser}). */
-  #renew(): Promise<StoredOAuthCredentials> {
+  /**
+   * Runs `authenticate()` for the entry: the grant of a browserless entry (see
+   * {@link canRenewWithoutUser}), or, during a migration, a browser sign-in through `openBrowser`.
+   */
+  #authenticate(
+    extra: Pick<AuthenticateOptions, 'challenge' | 'openBrowser' | 'onAuthorizationUrl' | 'applicationType'> = {},
+  ): Promise<StoredOAuthCredentials> {
     const { serverName, config, tokenStore } = this.#options;
     return authenticate(serverName, config, {
       tokenStore,
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
       ...(this.#options.now ? { now: this.#options.now } : {}),
       ...(this.#options.idpIdToken !== undefined ? { idpIdToken: this.#options.idpIdToken } : {}),
+      ...extra,
     });
   }
 
   /**
-   * The stored token, refreshed first when it expires within 5 minutes; `undefined` when there is
-   * none. For `client_credentials` entries (and `enterprise_managed` ones with an ID token) a
-   * missing or expiring token without a refresh token is obtained again, since no user is involved.
+   * The stored credentials after a refresh when the token expires within 5 minutes. When the
+   * refresh fails without the authorization server rejecting the credentials (network error,
+   * timeout, 5xx), the credentials stay stored and a token that has not expired yet is still
+   * used (the refresh is tried again 30 seconds later); an expired one gives `REFRESH_FAILED`.
    */
-  async tokens(): Promise<OAuthTokens | undefined> {
+  async #refreshed(stored: StoredOAuthCredentials): Promise<StoredOAuthCredentials> {
+    const now = this.#now();
+    const { expiresAt, refreshToken } = stored.token;
+    const stillValid = expiresAt !== undefined && now < expiresAt;
+    if (stillValid && (!refreshToken || now < this.#refreshRetryAt)) return stored;
+    this.#refreshing ??= refreshStoredToken({
+      credentials: stored,
+      tokenStore: this.#options.tokenStore,
+      fetch: this.#fetch(),
+      now: () => this.#now(),
+    }).finally(() => (this.#refreshing = undefined));
+    try {
+      const refreshed = await this.#refreshing;
+      this.#refreshRetryAt = 0;
+      return refreshed;
+    } catch (error) {
+      const kept = stillValid && (await this.#options.tokenStore.get(stored.serverName, stored.issuer)) !== undefined;
+      if (!kept) throw error;
+      this.#refreshRetryAt = now + REFRESH_RETRY_DELAY_MS;
+      return stored;
+    }
+  }
+
+  /**
+   * The stored token, stamped with the issuer of the authorization server it came from, and
+   * refreshed first when it expires within 5 minutes (see the class); `undefined` when there is
+   * none, or when the SDK's `ctx.issuer` names another authorization server. For
+   * `client_credentials` entries (and `enterprise_managed` ones with an ID token) a missing or
+   * expiring token without a refresh token is obtained again, since no user is involved.
+   *
+   * @throws OAuthError `REFRESH_FAILED` when an expired token cannot be refreshed; `INVALID_CONFIG`
+   * after a migration refused the entry's pre-registered client.
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    // A pre-registered client that belongs to another authorization server is not renewed here either.
+    if (this.#migrationFailure?.code === 'INVALID_CONFIG') throw this.#migrationFailure;
     let stored = await this.#stored();
-    const now = this.#options.now ?? Date.now;
     let renewed = false;
-    if ((!stored || (isTokenExpiring(stored.token, now()) && !stored.token.refreshToken)) && this.#canRenewWithoutUser()) {
-      this.#refreshing ??= this.#renew().finally(() => (this.#refreshing = undefined));
+    if ((!stored || (isTokenExpiring(stored.token, this.#now()) && !stored.token.refreshToken)) && this.#canRenewWithoutUser()) {
+      this.#refreshing ??= this.#authenticate().finally(() => (this.#refreshing = undefined));
       stored = await this.#refreshing;
       renewed = true;
     }
-    if (!stored) return undefined;
+    if (!stored || (ctx && !issuersMatch(stored.issuer, ctx.issuer))) return undefined;
     this.#hadToken = true;
-    if (!renewed && isTokenExpiring(stored.token, now())) {
-      const expiring = stored;
-      this.#refreshing ??= refreshStoredToken({
-        credentials: expiring,
-        tokenStore: this.#options.tokenStore,
-        fetch: this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
-        now,
-      }).finally(() => (this.#refreshing = undefined));
-      stored = await this.#refreshing;
-    }
-    const tokens: OAuthTokens = { access_token: stored.token.accessToken, token_type: stored.token.tokenType };
-    if (stored.token.expiresAt !== undefined) tokens.expires_in = Math.max(0, Math.floor((stored.token.expiresAt - now()) / 1000));
+    if (!renewed && isTokenExpiring(stored.token, this.#now())) stored = await this.#refreshed(stored);
+    this.#migrationFailure = undefined; // a token is available again
+    const now = this.#now();
+    const tokens: StoredOAuthTokens = { access_token: stored.token.accessToken, token_type: stored.token.tokenType, issuer: stored.issuer };
+    if (stored.token.expiresAt !== undefined) tokens.expires_in = Math.max(0, Math.floor((stored.token.expiresAt - now) / 1000));
     if (stored.token.scope) tokens.scope = stored.token.scope;
     return tokens;
   }
 
   /**
    * Called first whenever the SDK starts its own authorization; this provider refuses with
-   * `AUTH_REQUIRED` (or `STEP_UP_LIMIT`) so that no flow ever starts in the background.
+   * `AUTH_REQUIRED` (or `STEP_UP_LIMIT`, or why an authorization-server migration could not
+   * complete) so that no flow ever starts in the background.
    */
   discoveryState(): never {
     throw this.authRequiredError();
@@ -173,26 +268,126 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
 
   /**
    * Wraps a `fetch` so that 401/403 challenges from this server are recorded in
-   * {@link StoredTokenOAuthProvider.lastChallenge}.
+   * {@link StoredTokenOAuthProvider.lastChallenge}, and a 401 after which the server's
+   * protected-resource metadata names another authorization server than the stored credentials'
+   * starts the migration described on the class; when it yields new credentials, the request is
+   * sent again with the new token and its answer returned instead of the 401.
    */
   wrapFetch(fetch: FetchFunction = (input, init) => globalThis.fetch(input, init)): FetchFunction {
     const origin = new URL(this.#serverUrl).origin;
+    const record = (response: Response) => {
+      this.lastChallenge =
+        response.status === 401 || response.status === 403
+          ? (parseWwwAuthenticate(response.headers.get('www-authenticate')) ?? {})
+          : undefined;
+    };
     return async (input, init) => {
       const response = await fetch(input, init);
       const url = new URL(input instanceof URL ? input.href : String(input));
-      if (url.origin === origin) {
-        if (response.status === 401 || response.status === 403) {
-          this.lastChallenge = parseWwwAuthenticate(response.headers.get('www-authenticate')) ?? {};
-        }
-      }
-      return response;
+      if (url.origin !== origin || (response.status !== 401 && response.status !== 403)) return response;
+      record(response);
+      if (response.status !== 401 || !isReplayable(init?.body)) return response;
+      const migrated = await this.#migrateOnce(this.lastChallenge ?? {});
+      if (!migrated) return response;
+      await response.body?.cancel().catch(() => undefined);
+      const headers = new Headers(init?.headers);
+      headers.set('authorization', `Bearer ${migrated.token.accessToken}`);
+      const retried = await fetch(input, { ...init, headers });
+      record(retried);
+      return retried;
     };
   }
 
-  /** The error thrown instead of authorizing: `AUTH_REQUIRED`, or `STEP_UP_LIMIT` once step-ups repeat. */
+  /** One migration at a time: concurrent 401s wait for the same one. */
+  #migrateOnce(challenge: BearerChallenge): Promise<StoredOAuthCredentials | undefined> {
+    this.#migrating ??= this.#migrate(challenge).finally(() => (this.#migrating = undefined));
+    return this.#migrating;
+  }
+
+  /**
+   * After a 401: rediscovers the authorization server, and when the protected-resource metadata
+   * no longer lists the one the stored credentials belong to (MCP 2026-07-28, "Authorization
+   * Server Binding"), deletes them and obtains new ones where no user is needed or the browser
+   * hook allows it. Returns the new credentials, or `undefined` (the SDK then reports the 401,
+   * with {@link StoredTokenOAuthProvider.authRequiredError} saying why).
+   */
+  async #migrate(challenge: BearerChallenge): Promise<StoredOAuthCredentials | undefined> {
+    const stored = await this.#stored();
+    // Nothing stored: a first sign-in, which is the host's to start.
+    if (!stored) return undefined;
+    const { serverName, config, tokenStore } = this.#options;
+    const oauth = config.oauth ?? {};
+    let discovery: DiscoveryResult;
+    try {
+      discovery = await discoverAuthorizationServer({
+        serverName,
+        serverUrl: this.#serverUrl,
+        config: oauth,
+        challenge,
+        guard: createUrlGuard({ serverName, mcpServerUrl: this.#serverUrl, allowPrivateNetwork: oauth.allowPrivateNetwork }),
+        fetch: this.#fetch(),
+      });
+    } catch (error) {
+      // Metadata refused as unsafe is worth reporting; a discovery that merely failed is not a migration.
+      if (OAuthError.isInstance(error) && REFUSED_METADATA.has(error.code)) this.#migrationFailure = error;
+      return undefined;
+    }
+    // Only protected-resource metadata can move a server to another authorization server.
+    if (!discovery.resourceMetadataUrl) return undefined;
+    const from = stored.issuer;
+    const to = discovery.authorizationServer.issuer;
+    if (issuersMatch(to, from) || discovery.authorizationServers?.some((listed) => issuersMatch(listed, from))) return undefined;
+    const key = `${from} -> ${to}`;
+    if (this.#migrations.has(key)) return undefined;
+    this.#migrations.add(key);
+    // A pre-registered client belongs to one authorization server; `oauth.issuer` naming the new one confirms it.
+    const refused = oauth.clientId !== undefined && !(oauth.issuer !== undefined && issuersMatch(oauth.issuer, to));
+    // Set before the store changes, so that no concurrent tokens() renews with the refused client.
+    if (refused) this.#migrationFailure = oauthErrorFromSdk(new AuthorizationServerMismatchError(from, to), { serverName });
+    // Credentials of one authorization server are never sent to another: drop them first.
+    await tokenStore.delete(serverName, from);
+    if (refused) return undefined;
+    const moved = `MCP server '${serverName}' moved from the authorization server ${JSON.stringify(from)} to ${JSON.stringify(to)}; the credentials issued by ${JSON.stringify(from)} were deleted and are not reused`;
+    if (!this.#canRenewWithoutUser() && !this.#options.openBrowser) {
+      this.#migrationFailure = new OAuthError({
+        code: 'AUTH_REQUIRED',
+        message: `${moved}. Signing in with ${JSON.stringify(to)} needs the browser: ${authCommandHint(serverName)}.`,
+        serverName,
+        url: discovery.resourceMetadataUrl,
+      });
+      return undefined;
+    }
+    try {
+      const renewed = await this.#authenticate({
+        challenge,
+        ...(this.#options.openBrowser ? { openBrowser: this.#options.openBrowser } : {}),
+        ...(this.#options.onAuthorizationUrl ? { onAuthorizationUrl: this.#options.onAuthorizationUrl } : {}),
+        ...(this.#options.applicationType ? { applicationType: this.#options.applicationType } : {}),
+      });
+      this.#migrationFailure = undefined;
+      return renewed;
+    } catch (error) {
+      this.#migrationFailure = OAuthError.isInstance(error)
+        ? error
+        : new OAuthError({
+            code: 'AUTH_REQUIRED',
+            message: `${moved}, and signing in with ${JSON.stringify(to)} failed (${(error as Error).message}): ${authCommandHint(serverName)}.`,
+            serverName,
+            cause: error,
+          });
+      return undefined;
+    }
+  }
+
+  /**
+   * The error thrown instead of authorizing: `AUTH_REQUIRED`, or `STEP_UP_LIMIT` once step-ups
+   * repeat. After an authorization-server migration that could not complete, it is the reason,
+   * until a token is available again (an `INVALID_CONFIG` for a pre-registered client stays).
+   */
   authRequiredError(): OAuthError {
     const { serverName } = this.#options;
     const challenge = this.lastChallenge;
+    if (this.#migrationFailure && challenge?.error !== 'insufficient_scope') return this.#migrationFailure;
     if (challenge?.error === 'insufficient_scope') {
       const key = challenge.scope ?? '';
       const attempts = (this.#stepUps.get(key) ?? 0) + 1;

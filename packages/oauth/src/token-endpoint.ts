@@ -43,7 +43,12 @@ export interface RequestTokenOptions {
   fetch: FetchFunction;
   /** Clock. */
   now: () => number;
+  /** Gives up when the token endpoint has not answered within this many milliseconds. @default no limit */
+  timeoutMs?: number;
 }
+
+/** OAuth error codes a token endpoint answers with when the failure is on its side and may pass. */
+const TRANSIENT_OAUTH_ERRORS = new Set(['temporarily_unavailable', 'server_error']);
 
 function formEncode(value: string): string {
   return encodeURIComponent(value).replace(/%20/g, '+');
@@ -90,18 +95,29 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
   }
   const what = options.what ?? (options.failureCode === 'REFRESH_FAILED' ? 'refresh the OAuth token' : 'exchange the authorization code');
   let response: Response;
+  let data: Record<string, unknown>;
+  const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
   try {
-    response = await options.fetch(options.tokenEndpoint, { method: 'POST', headers, body, redirect: 'error' });
+    response = await options.fetch(options.tokenEndpoint, {
+      method: 'POST',
+      headers,
+      body,
+      redirect: 'error',
+      ...(signal ? { signal } : {}),
+    });
+    data = await readTokenResponse(response);
   } catch (error) {
+    // No answer at all (network error, timeout): nothing says the credentials are bad.
+    const timedOut = signal?.aborted === true;
     throw new OAuthError({
       code: options.failureCode,
-      message: `Could not ${what} for MCP server '${serverName}': ${(error as Error).message}`,
+      message: `Could not ${what} for MCP server '${serverName}': ${timedOut ? `the token endpoint did not answer within ${options.timeoutMs} ms` : (error as Error).message}`,
       serverName,
       url: options.tokenEndpoint,
       cause: error,
+      retryable: true,
     });
   }
-  const data = await readTokenResponse(response);
   if (!response.ok || typeof data.access_token !== 'string') {
     const oauthError = typeof data.error === 'string' ? data.error : undefined;
     const description = typeof data.error_description === 'string' ? ` - ${data.error_description.slice(0, 300)}` : '';
@@ -111,6 +127,7 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
       serverName,
       url: options.tokenEndpoint,
       oauthErrorCode: oauthError,
+      retryable: response.status >= 500 || response.status === 429 || (oauthError !== undefined && TRANSIENT_OAUTH_ERRORS.has(oauthError)),
     });
   }
   const token: StoredToken = {

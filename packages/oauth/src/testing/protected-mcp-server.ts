@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { McpServer } from '@modelcontextprotocol/server';
 
 /** What a token verifier reports about a valid access token. */
 export interface VerifiedToken {
@@ -95,7 +95,7 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
     server.registerTool('admin-op', { description: 'Needs the admin scope.' }, async () => ({
       content: [{ type: 'text', text: 'admin ok' }],
     }));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     res.on('close', () => void server.close());
     await transport.handleRequest(req, res, message);

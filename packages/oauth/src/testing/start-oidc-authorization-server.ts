@@ -1,13 +1,13 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import Provider from 'oidc-provider';
+import Provider, { type ClientMetadata } from 'oidc-provider';
 import type { VerifiedToken } from './protected-mcp-server.js';
 
 /**
  * Runs `oidc-provider` on 127.0.0.1 (port 0) as a real authorization server: open dynamic
  * client registration, PKCE S256, resource indicators (RFC 8707) with the resource as the
- * token audience, refresh tokens for every client allowed the grant, and the built-in
- * development login and consent pages.
+ * token audience, refresh tokens for every client allowed the grant, the client credentials
+ * grant for the static `clients`, and the built-in development login and consent pages.
  */
 export async function startOidcAuthorizationServer(
   options: {
@@ -15,6 +15,8 @@ export async function startOidcAuthorizationServer(
     resourceScopes?: string[];
     /** Access-token lifetime in seconds. @default 3600 */
     accessTokenTtl?: number;
+    /** Pre-registered clients (for example a `client_credentials` client). @default none */
+    clients?: ClientMetadata[];
   } = {},
 ): Promise<{
   issuer: string;
@@ -27,11 +29,12 @@ export async function startOidcAuthorizationServer(
   const issuer = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
   const resourceScopes = options.resourceScopes ?? ['mcp:tools', 'mcp:admin'];
   const provider = new Provider(issuer, {
-    clients: [],
+    clients: options.clients ?? [],
     scopes: ['openid', 'offline_access', ...resourceScopes],
     pkce: { required: () => true },
     features: {
       registration: { enabled: true },
+      clientCredentials: { enabled: true },
       devInteractions: { enabled: true },
       resourceIndicators: {
         enabled: true,
@@ -59,7 +62,8 @@ export async function startOidcAuthorizationServer(
     issuer,
     provider,
     async verifyAccessToken(token) {
-      const found = await provider.AccessToken.find(token);
+      // A user's token, or one of the client credentials grant.
+      const found = (await provider.AccessToken.find(token)) ?? (await provider.ClientCredentials.find(token));
       if (!found || found.isExpired) return undefined;
       return { audience: found.aud as string | string[] | undefined, scope: found.scope ?? '', clientId: found.clientId ?? '' };
     },

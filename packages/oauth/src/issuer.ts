@@ -1,0 +1,89 @@
+import { AuthorizationServerMismatchError, IssuerMismatchError } from '@modelcontextprotocol/client';
+import { authCommandHint, OAuthError } from './oauth-error.js';
+
+/**
+ * True when two issuer identifiers name the same authorization server: identical strings, or
+ * strings that differ only by one trailing slash (`https://as.example` and `https://as.example/`
+ * build the same well-known URL). This is the one tolerance the MCP SDK applies too; there is no
+ * other normalisation (case, default port, percent-encoding).
+ */
+export function issuersMatch(a: string, b: string): boolean {
+  return a === b || (a.endsWith('/') && a.slice(0, -1) === b) || (b.endsWith('/') && b.slice(0, -1) === a);
+}
+
+/** An issuer value from a server, safe to put in a message (quoted, control characters escaped, cut at 200 characters). */
+function quote(value: string | undefined): string {
+  return value === undefined ? '(none)' : JSON.stringify(value.slice(0, 200));
+}
+
+/**
+ * Checks the `issuer` of authorization-server metadata against the issuer identifier the
+ * well-known URL was built from (RFC 8414 §3.3, OpenID Connect Discovery §4.3, required by MCP
+ * 2026-07-28): they must be identical, else the metadata must not be used. Returns the issuer.
+ *
+ * @throws OAuthError `ISSUER_MISMATCH` (its `cause` the SDK's `IssuerMismatchError` of kind
+ * `metadata`) when the metadata has no `issuer` or another one.
+ */
+export function assertMetadataIssuer(options: {
+  /** Name of the server entry. */
+  serverName: string;
+  /** The issuer identifier the metadata URL was built from. */
+  expectedIssuer: string;
+  /** The metadata document's `issuer`, as found. */
+  received: unknown;
+  /** Where the metadata was fetched. */
+  metadataUrl: string;
+}): string {
+  const { expectedIssuer, received } = options;
+  if (typeof received === 'string' && issuersMatch(received, expectedIssuer)) return received;
+  const mismatch = new IssuerMismatchError('metadata', expectedIssuer, typeof received === 'string' ? received : undefined);
+  throw oauthErrorFromSdk(mismatch, { serverName: options.serverName, url: options.metadataUrl }) ?? mismatch;
+}
+
+/**
+ * Maps the MCP SDK's issuer errors to {@link OAuthError} (the SDK error becomes the `cause`):
+ * `IssuerMismatchError` to `ISSUER_MISMATCH`, `AuthorizationServerMismatchError` (client
+ * credentials bound to another authorization server) to `INVALID_CONFIG`. Returns `undefined`
+ * for any other error.
+ */
+export function oauthErrorFromSdk(error: unknown, context: { serverName?: string | undefined; url?: string }): OAuthError | undefined {
+  const { serverName } = context;
+  const server = serverName === undefined ? 'the MCP server' : `MCP server '${serverName}'`;
+  if (IssuerMismatchError.isInstance(error)) {
+    if (error.kind === 'metadata') {
+      return new OAuthError({
+        code: 'ISSUER_MISMATCH',
+        message:
+          `The authorization server metadata of ${server}${context.url ? ` (${context.url})` : ''} names the issuer ${quote(error.received)}, ` +
+          `but it was discovered for the issuer ${quote(error.expected)}; RFC 8414 requires the two to be identical, so the metadata was not used and no request was sent to its endpoints. ` +
+          `Either the server's protected resource metadata lists the authorization server under another name than its issuer, or another server is posing as it: ` +
+          `ask the operator of ${server} to list the exact issuer in authorization_servers, and do not sign in to it until then.`,
+        serverName,
+        url: context.url,
+        cause: error,
+      });
+    }
+    // RFC 9207: the `iss` of a callback is attacker-controlled in a mix-up attack, so it is not repeated.
+    return new OAuthError({
+      code: 'ISSUER_MISMATCH',
+      message:
+        `The OAuth callback for ${server} ${error.received === undefined ? 'has no iss parameter, although its authorization server promises one' : 'names another authorization server'} ` +
+        `(expected the issuer ${quote(error.expected)}, RFC 9207); the authorization code was not used. Authenticate again; if this repeats, something is interfering with the sign-in.`,
+      serverName,
+      cause: error,
+    });
+  }
+  if (AuthorizationServerMismatchError.isInstance(error)) {
+    const { recordedIssuer, currentIssuer } = error;
+    return new OAuthError({
+      code: 'INVALID_CONFIG',
+      message:
+        `${serverName === undefined ? 'The MCP server' : server} now names the authorization server ${quote(currentIssuer)}, but its configured client (oauth.clientId) belongs to ${quote(recordedIssuer)}, ` +
+        `and client credentials are never reused with another authorization server. Register a client with ${quote(currentIssuer)} and set oauth.clientId (and oauth.clientSecret), ` +
+        `or, if the configured client is registered there too, set oauth.issuer to ${quote(currentIssuer)}; then ${authCommandHint(serverName ?? '<server>')}.`,
+      serverName,
+      cause: error,
+    });
+  }
+  return undefined;
+}
