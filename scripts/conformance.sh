@@ -1,54 +1,81 @@
 #!/usr/bin/env bash
-# Runs the official MCP conformance suite (every client scenario) against
-# examples/conformance-client, with Node 22 from the `node@22` npm package.
+# Runs the official MCP client conformance suite against examples/conformance-client, with Node 22
+# from the `node@22` npm package, in three runs:
 #
-# Usage: scripts/conformance.sh [--suite all|core|auth|backcompat|draft|extensions] [--scenario NAME]
-#                               [--parallel] [--verbose]
-#   With the default suite (all), scenarios run one after another: the suite's parallel mode
-#   starts every scenario at once, which on a small CI machine makes the timing checks of
-#   `sse-retry` flaky. --parallel (or any other --suite) uses the suite's parallel mode.
+#   v0.1     @modelcontextprotocol/conformance 0.1.16: every client scenario (`--suite all`).
+#   default  @modelcontextprotocol/conformance 0.2.0-alpha.12: every client scenario, each at the
+#            suite's default revision for it (2026-07-28 for scenarios introduced in it, else 2025-11-25).
+#   2026     @modelcontextprotocol/conformance 0.2.0-alpha.12: every client scenario of
+#            `--requirements 2026-07-28` (the required ones and the ones run but not scored), each with
+#            `--spec-version 2026-07-28 --force` (--force: at an explicit --spec-version the suite skips
+#            extension scenarios, which `--requirements` itself runs).
+#
+# Every scenario is a separate runner invocation (`client --scenario`), without a baseline, so the
+# runner's exit status counts failed and warning checks, a client that exited non-zero where the
+# scenario does not allow it, and a timeout. A scenario passes when the runner exited 0 and at least
+# one of its checks succeeded (all checks skipped means nothing was tested). The runner sets
+# MCP_CONFORMANCE_PROTOCOL_VERSION (0.2 only), which the client pins.
+#
+# Usage: scripts/conformance.sh [--run v0.1|default|2026]... [--scenario NAME] [--jobs N] [--verbose]
+#   --run       only these runs (repeatable; default: all three)
+#   --scenario  only this scenario, in every selected run that has it
+#   --jobs      scenarios run at once (default 2). The suite's own parallel mode starts every scenario
+#               at once, which on a small machine makes the timing checks of `sse-retry` flaky.
+#   --verbose   the runner's --verbose (checks as JSON in the logs)
 # Environment:
-#   TOOLHOST_CONFORMANCE_CACHE        where Node 22 and the suite are installed (default .tmp/conformance)
+#   TOOLHOST_CONFORMANCE_CACHE        where Node 22 and the suites are installed (default .tmp/conformance)
 #   TOOLHOST_CONFORMANCE_SKIP_BUILD=1 do not build the client first
 #
-# Exit status is non-zero when a scenario fails (a failed or warning check) that is not listed,
-# with a reason, under "Expected failures" in examples/conformance-client/README.md, or when a
-# listed scenario passes (a stale entry). The suite enforces both through --expected-failures.
+# Exit status is non-zero when a scenario fails that is not listed in
+# examples/conformance-client/expected-failures.txt, when a listed scenario passes (a stale entry),
+# or when that file lists anything but an extension scenario of the 0.2 suite. The 0.1.16 run has no
+# expected failures. Each run ends with a line "== <run>: P passed, F failed of N ...".
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CACHE="${TOOLHOST_CONFORMANCE_CACHE:-$ROOT/.tmp/conformance}"
-CONFORMANCE_VERSION="0.1.16"
+V01_VERSION="0.1.16"
+V02_VERSION="0.2.0-alpha.12"
+REVISION="2026-07-28"
 NODE_SPEC="node@22"
 CLIENT_DIR="$ROOT/examples/conformance-client"
-README="$CLIENT_DIR/README.md"
+EXPECTED_FAILURES="$CLIENT_DIR/expected-failures.txt"
+REPORT="$ROOT/scripts/conformance-report.mjs"
+SCENARIO_TIMEOUT_MS=60000
 
-SUITE="all"
+RUNS=()
 SCENARIO=""
-PARALLEL=0
+JOBS=2
 VERBOSE=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --suite) SUITE="$2"; shift 2 ;;
+    --run) RUNS+=("$2"); shift 2 ;;
     --scenario) SCENARIO="$2"; shift 2 ;;
-    --parallel) PARALLEL=1; shift ;;
+    --jobs) JOBS="$2"; shift 2 ;;
     --verbose) VERBOSE=(--verbose); shift ;;
     *) echo "conformance.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+[[ ${#RUNS[@]} -gt 0 ]] || RUNS=(v0.1 default 2026)
+for run in "${RUNS[@]}"; do
+  case "$run" in v0.1|default|2026) ;; *) echo "conformance.sh: unknown run $run (v0.1, default, 2026)" >&2; exit 2 ;; esac
+done
+[[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "conformance.sh: --jobs needs a positive number" >&2; exit 2; }
 
-# --- Node 22 and the suite, cached ---------------------------------------------------------
+# --- Node 22 and both suites, cached (npm aliases, so that both versions live side by side) ----
 mkdir -p "$CACHE"
-SUITE_PKG="$CACHE/node_modules/@modelcontextprotocol/conformance"
+SUITE_V01="$CACHE/node_modules/mcp-conformance-0.1"
+SUITE_V02="$CACHE/node_modules/mcp-conformance-0.2"
 installed_version() {
-  node -e 'try{console.log(require(process.argv[1]).version)}catch{}' "$SUITE_PKG/package.json"
+  node -e 'try{console.log(require(process.argv[1]).version)}catch{}' "$1/package.json"
 }
 NODE22="$CACHE/node_modules/node/bin/node"
-if [[ ! -x "$NODE22" || "$(installed_version)" != "$CONFORMANCE_VERSION" ]]; then
-  echo "Installing $NODE_SPEC and @modelcontextprotocol/conformance@$CONFORMANCE_VERSION into $CACHE" >&2
-  [[ -f "$CACHE/package.json" ]] || echo '{"private":true}' > "$CACHE/package.json"
-  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error \
-    "$NODE_SPEC" "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" >&2
+if [[ ! -x "$NODE22" || "$(installed_version "$SUITE_V01")" != "$V01_VERSION" || "$(installed_version "$SUITE_V02")" != "$V02_VERSION" ]]; then
+  echo "Installing $NODE_SPEC and @modelcontextprotocol/conformance $V01_VERSION and $V02_VERSION into $CACHE" >&2
+  echo '{"private":true}' > "$CACHE/package.json"
+  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error "$NODE_SPEC" \
+    "mcp-conformance-0.1@npm:@modelcontextprotocol/conformance@$V01_VERSION" \
+    "mcp-conformance-0.2@npm:@modelcontextprotocol/conformance@$V02_VERSION" >&2
 fi
 if [[ ! -x "$NODE22" ]]; then
   # `node` installs its binary from an install script; when scripts are disabled, use the
@@ -58,67 +85,79 @@ if [[ ! -x "$NODE22" ]]; then
     npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error "$PLATFORM_PKG@22" >&2
   NODE22="$CACHE/node_modules/$PLATFORM_PKG/bin/node"
 fi
-SUITE_BIN="$SUITE_PKG/dist/index.js"
-echo "Node $("$NODE22" --version), @modelcontextprotocol/conformance $(installed_version)" >&2
+echo "Node $("$NODE22" --version), @modelcontextprotocol/conformance $(installed_version "$SUITE_V01") and $(installed_version "$SUITE_V02")" >&2
 
 # --- the client ------------------------------------------------------------------------------
 if [[ "${TOOLHOST_CONFORMANCE_SKIP_BUILD:-0}" != "1" ]]; then
   (cd "$ROOT" && pnpm --filter "@toolhost-examples/conformance-client..." build >&2)
 fi
+CLIENT_COMMAND="$NODE22 $CLIENT_DIR/dist/index.js"
 
-# --- expected failures: lines "- `scenario`: reason" between the README markers -------------
-BASELINE="$CACHE/expected-failures.yml"
-EXPECTED="$(sed -n '/<!-- expected-failures:start -->/,/<!-- expected-failures:end -->/p' "$README" |
-  sed -n 's/^- `\([^`]*\)`: *\(..*\)$/  - "\1"/p')"
-if [[ -n "$EXPECTED" ]]; then printf 'client:\n%s\n' "$EXPECTED" > "$BASELINE"; else echo 'client: []' > "$BASELINE"; fi
-echo "Expected failures listed: $(grep -c '^  - ' "$BASELINE" || true)" >&2
-
-# --- run -------------------------------------------------------------------------------------
+# --- scenario lists --------------------------------------------------------------------------
 RESULTS="$CACHE/results"
 rm -rf "$RESULTS"
-COMMON=(client --command "$NODE22 $CLIENT_DIR/dist/index.js" -o "$RESULTS" --expected-failures "$BASELINE" --timeout 60000 "${VERBOSE[@]}")
-STATUS=0
-if [[ -n "$SCENARIO" ]]; then
-  "$NODE22" "$SUITE_BIN" "${COMMON[@]}" --scenario "$SCENARIO" || STATUS=$?
-elif [[ "$PARALLEL" == "1" || "$SUITE" != "all" ]]; then
-  "$NODE22" "$SUITE_BIN" "${COMMON[@]}" --suite "$SUITE" || STATUS=$?
-else
-  mapfile -t SCENARIOS < <("$NODE22" "$SUITE_BIN" list --client | sed -n 's/^  - \([^ ]*\).*/\1/p')
-  FAILED=()
-  for name in "${SCENARIOS[@]}"; do
-    echo "--- $name" >&2
-    if ! "$NODE22" "$SUITE_BIN" "${COMMON[@]}" --scenario "$name" > "$CACHE/last-run.log" 2>&1; then
-      FAILED+=("$name")
-      tail -n 25 "$CACHE/last-run.log" >&2
-    fi
-  done
-  [[ ${#FAILED[@]} -eq 0 ]] || { STATUS=1; echo "Scenarios not matching the baseline: ${FAILED[*]}" >&2; }
-fi
+mkdir -p "$RESULTS"
+# "  - name [tags]" lines of `list --client`.
+client_scenarios() { "$NODE22" "$1/dist/index.js" list --client | sed -n 's/^  - \([^ ]*\).*/\1/p'; }
+# The client scenarios of a requirement set: the "Client scenarios" section and the not-scored
+# entries tagged [client].
+required_client_scenarios() {
+  "$NODE22" "$SUITE_V02/dist/index.js" list --requirements "$1" | awk '
+    /^Client scenarios/ { section = "client"; next }
+    /^Server scenarios/ || /^Run and reported/ { section = ($0 ~ /^Run and reported/) ? "not-scored" : ""; next }
+    section == "client" && /^  - / { print $2 }
+    section == "not-scored" && /^    - .*\[client\]/ { print $2 }'
+}
+"$NODE22" "$SUITE_V02/dist/index.js" list --client | sed -n 's/^  - \([^ ]*\) \[extension\].*/\1/p' > "$RESULTS/v0.2-extensions.txt"
 
-# --- summary from the saved checks -----------------------------------------------------------
-"$NODE22" --input-type=module -e '
-  import { readdirSync, readFileSync, existsSync } from "node:fs";
-  import { join } from "node:path";
-  const root = process.argv[1];
-  const dirs = [];
-  const walk = (dir) => { for (const e of readdirSync(dir, { withFileTypes: true })) {
-    if (!e.isDirectory()) continue;
-    const p = join(dir, e.name);
-    existsSync(join(p, "checks.json")) ? dirs.push(p) : walk(p);
-  } };
-  if (existsSync(root)) walk(root);
-  let ok = 0, bad = 0, checks = { SUCCESS: 0, FAILURE: 0, WARNING: 0 };
-  for (const dir of dirs.sort()) {
-    const list = JSON.parse(readFileSync(join(dir, "checks.json"), "utf8"));
-    const count = (s) => list.filter((c) => c.status === s).length;
-    for (const s of Object.keys(checks)) checks[s] += count(s);
-    const pass = count("FAILURE") === 0 && count("WARNING") === 0;
-    pass ? ok++ : bad++;
-    const name = dir.slice(root.length + 1).replace(/-\d{4}-\d\d-\d\dT[\d-]+Z$/, "");
-    const note = list.length === 0 ? " (no checks recorded)" : "";
-    console.log(`${pass ? "PASS" : "FAIL"} ${name}: ${count("SUCCESS")} passed, ${count("FAILURE")} failed, ${count("WARNING")} warnings${note}`);
-  }
-  console.log(`Scenarios: ${ok} passed, ${bad} failed of ${ok + bad}; checks: ${checks.SUCCESS} passed, ${checks.FAILURE} failed, ${checks.WARNING} warnings`);
-' "$RESULTS" >&2
-echo "Results: $RESULTS" >&2
+# --- one run -----------------------------------------------------------------------------------
+STATUS=0
+run_scenario() { # <run-dir> <suite-dir> <scenario> [runner args...]
+  local dir="$1" suite="$2" scenario="$3"
+  shift 3
+  local base="$dir/${scenario//\//__}"
+  local code=0
+  "$NODE22" "$suite/dist/index.js" client --command "$CLIENT_COMMAND" --scenario "$scenario" -o "$base" \
+    --timeout "$SCENARIO_TIMEOUT_MS" "${VERBOSE[@]}" "$@" > "$base.log" 2>&1 || code=$?
+  echo "$code" > "$base.exit"
+}
+run() { # <run> <label> <suite-dir> <scenarios-file> <expected-failures|-> [runner args...]
+  local name="$1" label="$2" suite="$3" list="$4" expected="$5"
+  shift 5
+  local dir="$RESULTS/$name"
+  mkdir -p "$dir"
+  if [[ -n "$SCENARIO" ]]; then
+    grep -qxF "$SCENARIO" "$list" || { echo "== $label: no scenario $SCENARIO" >&2; return; }
+    echo "$SCENARIO" > "$list"
+  fi
+  [[ -s "$list" ]] || { echo "== $label: the suite listed no scenarios" >&2; STATUS=1; return; }
+  echo "--- $label: $(wc -l < "$list") scenarios, $JOBS at a time" >&2
+  local scenario
+  while read -r scenario; do
+    while [[ $(jobs -rp | wc -l) -ge "$JOBS" ]]; do wait -n || true; done
+    run_scenario "$dir" "$suite" "$scenario" "$@" &
+  done < "$list"
+  wait
+  local report=("$NODE22" "$REPORT" "$label" "$dir" "$list")
+  [[ "$expected" == "-" ]] || report+=("$expected" "$RESULTS/v0.2-extensions.txt")
+  "${report[@]}" >&2 || STATUS=1
+}
+
+start=$(date +%s)
+for name in "${RUNS[@]}"; do
+  case "$name" in
+    v0.1)
+      client_scenarios "$SUITE_V01" > "$RESULTS/v0.1-scenarios.txt"
+      run v0.1 "conformance $V01_VERSION --suite all" "$SUITE_V01" "$RESULTS/v0.1-scenarios.txt" - ;;
+    default)
+      client_scenarios "$SUITE_V02" > "$RESULTS/default-scenarios.txt"
+      run default "conformance $V02_VERSION, every client scenario at its default revision" "$SUITE_V02" \
+        "$RESULTS/default-scenarios.txt" "$EXPECTED_FAILURES" ;;
+    2026)
+      required_client_scenarios "$REVISION" > "$RESULTS/2026-scenarios.txt"
+      run 2026 "conformance $V02_VERSION --requirements $REVISION at --spec-version $REVISION" "$SUITE_V02" \
+        "$RESULTS/2026-scenarios.txt" "$EXPECTED_FAILURES" --spec-version "$REVISION" --force ;;
+  esac
+done
+echo "Results: $RESULTS ($(( $(date +%s) - start ))s)" >&2
 exit "$STATUS"

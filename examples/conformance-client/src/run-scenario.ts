@@ -1,8 +1,8 @@
-import { McpToolHost, type UiHooks } from '@toolhost/host';
+import { McpToolHost, type HostError, type ServerStatusView, type ToolCallResult, type UiHooks } from '@toolhost/host';
 import { createRedirectFollowingOpener } from '@toolhost/oauth';
 import { freePort } from './free-port.js';
 import { oauthSettings } from './oauth-settings.js';
-import { sampleArguments } from './sample-arguments.js';
+import { planToolCalls } from './tool-plan.js';
 
 /** What the conformance runner gives the client. */
 export interface ScenarioInput {
@@ -10,24 +10,61 @@ export interface ScenarioInput {
   readonly serverUrl: string;
   /** `MCP_CONFORMANCE_SCENARIO`. */
   readonly scenario: string;
-  /** `MCP_CONFORMANCE_CONTEXT`, parsed (client credentials and the like), when set. */
+  /** `MCP_CONFORMANCE_CONTEXT`, parsed (client credentials, the tool calls to make, and the like), when set. */
   readonly context?: Readonly<Record<string, unknown>>;
+  /**
+   * `MCP_CONFORMANCE_PROTOCOL_VERSION` (see `requestedProtocolVersion`): the revision to pin in the
+   * server entry (`protocolVersion`). Without it the host negotiates.
+   */
+  readonly protocolVersion?: string;
   /** Where progress lines go (stderr in the binary). */
   readonly log: (line: string) => void;
 }
 
 const SERVER_NAME = 'conformance';
 
-/** The settings entry: the scenario's URL, trusted (no confirmation), with OAuth started on demand. */
-function serverEntry(input: ScenarioInput, callbackPort: number): Record<string, unknown> {
-  return { httpUrl: input.serverUrl, trust: true, oauth: oauthSettings(input, callbackPort) };
+/**
+ * Sign-ins per scenario, the host's own included (it signs in by itself during discovery, and for
+ * a step-up, since the client gives it `ui.openBrowser`): the first one, and one more after a 401
+ * that the stored credentials cannot answer (the server moved to another authorization server, a
+ * token was revoked). The client adds a sign-in only below this count, so a server that keeps
+ * refusing sees at most two authorization requests from the client itself (the suite's
+ * `auth/scope-retry-limit` counts more than three as a loop).
+ */
+const MAX_SIGN_INS = 2;
+
+/** The settings entry: the scenario's URL, trusted (no confirmation), the requested revision pinned, OAuth started on demand. */
+export function serverEntry(input: ScenarioInput, callbackPort: number): Record<string, unknown> {
+  return {
+    httpUrl: input.serverUrl,
+    trust: true,
+    ...(input.protocolVersion ? { protocolVersion: input.protocolVersion } : {}),
+    oauth: oauthSettings(input, callbackPort),
+  };
 }
 
 /**
- * Runs one scenario through McpToolHost, as an agent would: connect and discover, then call every
- * tool the server offers with arguments from its schema. Elicitations are accepted without
- * changes, so the host's SEP-1034 defaults are what the server receives. Throws when the server
- * cannot be reached or a call fails.
+ * True when a failed call is the server's own answer, which a model reads and moves on from: the
+ * tool reported an error (`isError`), or the server answered the request with a JSON-RPC error or a
+ * result the SDK refused. Everything else (arguments the host refused, no answer, a closed
+ * connection, authorization) means the client did not perform the step.
+ */
+export function answeredByServer(error: HostError): boolean {
+  if (error.code === 'TOOL_REPORTED_ERROR') return true;
+  if (error.code !== 'REQUEST_FAILED') return false;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'number' || code === 'INVALID_RESULT';
+}
+
+/**
+ * Runs one scenario through McpToolHost, as an agent would: connect and discover (signing in when
+ * the server asks for it), then make the calls of {@link planToolCalls}. Elicitations are
+ * accepted without changes, so the host's SEP-1034 defaults are what the server receives. A 401
+ * that the stored credentials cannot answer is met by signing in again and repeating the call,
+ * as a user does after `/mcp` says "Authentication: required".
+ *
+ * Resolves when every step was performed (a failed call that is the server's own answer is
+ * logged and does not count); throws when the server cannot be reached or a step failed.
  */
 export async function runScenario(input: ScenarioInput): Promise<void> {
   const openBrowser = createRedirectFollowingOpener();
@@ -45,24 +82,49 @@ export async function runScenario(input: ScenarioInput): Promise<void> {
     clientInfo: { name: 'toolhost-conformance-client', version: '0.0.0' },
     ui,
   });
+  let signIns = 0;
+  host.on('sign-in-start', (event) => {
+    signIns++;
+    input.log(`sign-in ${signIns} to ${event.serverName} started`);
+  });
+  const find = (servers: readonly ServerStatusView[]) => servers.find((entry) => entry.name === SERVER_NAME);
+  // What a user does when `/mcp` says "Authentication: required": `/mcp auth <server>`.
+  const signIn = async (reason: string): Promise<ServerStatusView | undefined> => {
+    input.log(`${reason}; signing in${signIns > 0 ? ' again' : ''}`);
+    const before = signIns;
+    const status = await host.servers.authenticate({ serverName: SERVER_NAME });
+    if (signIns === before) signIns++; // counted even if the host announced no sign-in
+    return find(status.servers);
+  };
   try {
-    host.on('sign-in-start', (event) => input.log(`signing in to ${event.serverName}`));
-    let status = await host.discover();
-    let server = status.servers.find((entry) => entry.name === SERVER_NAME);
-    if (server?.status !== 'CONNECTED' && server?.needsAuthentication) {
-      // What a user does when `/mcp` says "Authentication: required": `/mcp auth <server>`.
-      input.log(`not connected (${server.lastError ?? 'no error'}); authenticating`);
-      status = await host.servers.authenticate({ serverName: SERVER_NAME });
-      server = status.servers.find((entry) => entry.name === SERVER_NAME);
+    for (const warning of host.servers.status().warnings) input.log(`settings warning: ${warning.message}`);
+    let server = find((await host.discover()).servers);
+    while (server?.status !== 'CONNECTED' && server?.needsAuthentication && signIns < MAX_SIGN_INS) {
+      server = await signIn(`not connected (${server.lastError ?? 'no error'})`);
+    }
+    if (server?.status !== 'CONNECTED' && server?.errorCode === 'NOTHING_OFFERED') {
+      // The handshake succeeded, but there is nothing to call: McpToolHost disconnects such a
+      // server (Gemini CLI's behaviour), and an agent simply has no tools from it.
+      input.log(`connected (MCP ${server.protocolVersion ?? 'revision unknown'}); the server offers no tools, prompts or resources`);
+      return;
     }
     if (server?.status !== 'CONNECTED') {
-      throw new Error(`server did not connect (${server?.status ?? 'missing'}): ${server?.lastError ?? 'no error reported'}`);
+      const why = server?.errorCode ? `, ${server.errorCode}` : '';
+      throw new Error(`server did not connect (${server?.status ?? 'missing'}${why}): ${server?.lastError ?? 'no error reported'}`);
     }
-    input.log(`connected; tools: ${server.tools.map((tool) => tool.serverToolName).join(', ') || '(none)'}`);
-    for (const tool of host.servers.listTools()) {
-      const result = await host.callTool({ name: tool.name, arguments: sampleArguments(tool.inputSchema) });
-      input.log(`${tool.originalName} -> ${result.display}`);
-      if (result.error) throw result.error;
+    input.log(
+      `connected (MCP ${server.protocolVersion ?? 'revision unknown'}); tools: ${server.tools.map((tool) => tool.serverToolName).join(', ') || '(none)'}`,
+    );
+    for (const call of planToolCalls(host.servers.listTools({ serverName: SERVER_NAME }), input.context)) {
+      let result: ToolCallResult = await host.callTool({ name: call.name, arguments: call.arguments });
+      while (result.error?.code === 'AUTH_REQUIRED' && signIns < MAX_SIGN_INS) {
+        input.log(`${call.originalName} -> ${result.display}`);
+        server = await signIn(`${call.originalName} needs authorization`);
+        if (server?.status !== 'CONNECTED') break;
+        result = await host.callTool({ name: call.name, arguments: call.arguments });
+      }
+      input.log(`${call.originalName} -> ${result.display}`);
+      if (result.error && !answeredByServer(result.error)) throw result.error;
     }
   } finally {
     await host.close();

@@ -16,6 +16,8 @@ function sampleValue(schema: PropertySchema, index: number): unknown {
       return index + 2;
     case 'boolean':
       return true;
+    case 'null':
+      return null;
     case 'array':
       return [];
     case 'object':
