@@ -4,7 +4,7 @@
 // becomes its own ES module in .tmp/doc-snippets/ and `tsc --noEmit` checks them all under
 // tsconfig.base.json (strict). Imports resolve like in a user's project: @toolhost/* to the
 // workspace packages (their built types, so build first), and any other package a snippet
-// imports (@google/genai, openai, @anthropic-ai/sdk, @modelcontextprotocol/sdk, ...) to the copy
+// imports (@google/genai, openai, @anthropic-ai/sdk, @modelcontextprotocol/client, ...) to the copy
 // installed in one of the workspace packages' node_modules.
 //
 // A block that is a fragment declares its context just before it, in an HTML comment (not
@@ -50,8 +50,8 @@ const CONTEXTS = {
   // An abort signal.
   signal: `declare const signal: AbortSignal;`,
   // An MCP SDK client and transport.
-  client: `declare const client: import('@modelcontextprotocol/sdk/client/index.js').Client;
-declare const transport: import('@modelcontextprotocol/sdk/shared/transport.js').Transport;`,
+  client: `declare const client: import('@modelcontextprotocol/client').Client;
+declare const transport: import('@modelcontextprotocol/client').Transport;`,
   // An mcpServers entry.
   entry: `declare const entry: import('@toolhost/config').McpServerConfig;`,
 };

@@ -20,6 +20,8 @@ const followRedirects = { TOOLHOST_TEST_BROWSER: 'follow-redirects' };
 /** The authorization server and the protected MCP server; tokens are only issued for a correct PKCE verifier and resource. */
 async function startOAuthServers() {
   const issued = new Map<string, string>();
+  /** When set, the token endpoint answers refresh_token grants with this HTTP status. */
+  const refresh: { failWith?: number } = {};
   const codes = new Map<string, { challenge: string; resource: string }>();
   let resource = '';
   const as = await startJsonRoutesServer((request, base): RouteAnswer | undefined => {
@@ -49,6 +51,16 @@ async function startOAuthServers() {
       }
       case '/token': {
         const form = new URLSearchParams(request.body);
+        if (form.get('grant_type') === 'refresh_token' && refresh.failWith !== undefined) {
+          return { status: refresh.failWith, body: { error: 'temporarily_unavailable' } };
+        }
+        if (form.get('grant_type') === 'refresh_token') {
+          if (form.get('refresh_token') !== 'rt' || form.get('resource') !== resource)
+            return { status: 400, body: { error: 'invalid_grant' } };
+          const token = `at-${issued.size + 1}`;
+          issued.set(token, 'mcp:tools');
+          return { body: { access_token: token, token_type: 'Bearer', refresh_token: 'rt', expires_in: 3600, scope: 'mcp:tools' } };
+        }
         const grant = codes.get(form.get('code') ?? '');
         const verifier = createHash('sha256')
           .update(form.get('code_verifier') ?? '')
@@ -76,7 +88,7 @@ async function startOAuthServers() {
     () => as.close(),
     () => mcp.close(),
   );
-  return { as, mcp };
+  return { as, mcp, refresh };
 }
 
 async function writeSettings(secureUrl: string, extra: Record<string, unknown> = {}): Promise<void> {
@@ -135,6 +147,31 @@ describe('toolhost mcp auth', () => {
     );
     expect((await runToolhost(['mcp', 'auth', '--no-connect'], project.place)).stdout).toContain(
       `• secure: ${mcp.url} (http) - Enabled (token valid) [project]`,
+    );
+  });
+
+  it('after a refresh that failed for a passing reason, mcp list says so and keeps the credentials instead of asking for a sign-in', async () => {
+    const { mcp, refresh } = await startOAuthServers();
+    await writeSettings(mcp.url);
+    expect((await runToolhost(['mcp', 'auth', 'secure'], { ...project.place, env: followRedirects })).code).toBe(0);
+    // The access token has expired, and the authorization server is down for a moment.
+    const stored = JSON.parse(await readFile(tokenFile(), 'utf8')) as { entries: Array<{ token: { expiresAt?: number } }> };
+    for (const entry of stored.entries) entry.token.expiresAt = Date.now() - 60_000;
+    await put(tokenFile(), JSON.stringify(stored));
+    refresh.failWith = 503;
+
+    const listed = await runToolhost(['mcp', 'list'], project.place);
+    expect(listed.stdout).toContain(`✗ secure: ${mcp.url} (http) - Disconnected [project]\n`);
+    expect(listed.stdout).not.toContain('needs authentication');
+    expect(listed.stdout).toContain(
+      '    Reason: the OAuth token could not be refreshed just now (the stored credentials were kept): try again later.\n',
+    );
+    const kept = JSON.parse(await readFile(tokenFile(), 'utf8')) as { entries: unknown[] };
+    expect(kept.entries).toHaveLength(1);
+
+    refresh.failWith = undefined;
+    expect((await runToolhost(['mcp', 'list'], project.place)).stdout).toContain(
+      `✓ secure: ${mcp.url} (http) - Connected (MCP 2025-11-25) [project]`,
     );
   });
 

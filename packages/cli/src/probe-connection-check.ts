@@ -44,6 +44,14 @@ export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions)
       return { state: 'connected', ...(result.protocolVersion ? { protocolVersion: result.protocolVersion } : {}) };
     }
     const error = result.error;
+    // A refresh that failed for a passing reason kept the credentials: say what happened, not "sign in".
+    const transient = error?.causeCode === 'REFRESH_FAILED' && error.causeRetryable === true;
+    if (transient) {
+      return {
+        state: 'disconnected',
+        reason: 'the OAuth token could not be refreshed just now (the stored credentials were kept): try again later.',
+      };
+    }
     if (error && (AUTH_CODES.has(error.code) || AUTH_CODES.has(error.causeCode ?? ''))) {
       return { state: 'disconnected', reason: `needs authentication: run "toolhost mcp auth ${server.name}".`, needsAuthentication: true };
     }

@@ -1,8 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Client, RequestOptions, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
 import { DiscoveryError } from './discovery-error.js';
+import { headerDeclarationProblem } from './header-declarations.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
 import { listAllPages, type ListPage } from './list-all-pages.js';
+import { isModernRevision } from './version-negotiation.js';
 
 /** Everything one server offers, after the tool filter. */
 export interface ServerOfferings {
@@ -40,6 +42,22 @@ export interface DiscoverServerOptions {
    * hints): how long the list may be used before it must be read again.
    */
   onFreshness?: ((kind: OfferingKind, ttlMs: number) => void) | undefined;
+  /**
+   * Leave out tools whose `x-mcp-header` declarations are invalid (MCP 2026-07-28 on Streamable
+   * HTTP; see {@link headerDeclarationProblem}). Each listing of tools reports the tools left out
+   * to `onExcludedTools` (an empty list when none were).
+   */
+  checkHeaderDeclarations?: boolean | undefined;
+  /** Told, on every listing of tools, which tools were left out and why. */
+  onExcludedTools?: ((excluded: ExcludedTool[]) => void) | undefined;
+}
+
+/** A tool that discovery left out because the client could not call it correctly. */
+export interface ExcludedTool {
+  /** The tool's name on its server. */
+  readonly name: string;
+  /** What is wrong with its definition. */
+  readonly reason: string;
 }
 
 /** Read one list, treating MethodNotFound as an empty list. */
@@ -74,7 +92,11 @@ async function readList<T>(
 interface ListReader<K extends OfferingKind> {
   capability: 'tools' | 'prompts' | 'resources';
   method: string;
-  page: (client: Client, params: { cursor?: string }, request: RequestOptions) => Promise<ListPage<ServerOfferings[K][number]> & { ttlMs?: number | undefined }>;
+  page: (
+    client: Client,
+    params: { cursor?: string },
+    request: RequestOptions,
+  ) => Promise<ListPage<ServerOfferings[K][number]> & { ttlMs?: number | undefined }>;
 }
 
 const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
@@ -146,10 +168,27 @@ export async function discoverServer(options: DiscoverServerOptions): Promise<Pa
           return page;
         })
       : [];
-    result[kind] = (
-      kind === 'tools' ? (items as Tool[]).filter((tool) => isToolEnabled(tool.name, options.filter)) : items
-    ) as ServerOfferings[K];
+    result[kind] = (kind === 'tools' ? usableTools(options, items as Tool[]) : items) as ServerOfferings[K];
   };
   await Promise.all([...new Set(options.kinds ?? ALL_KINDS)].map((kind) => readKind(kind)));
   return result;
+}
+
+/** The tools of a listing that pass the entry's filter and, where asked, the header-declaration rules. */
+function usableTools(options: DiscoverServerOptions, tools: Tool[]): Tool[] {
+  const enabled = tools.filter((tool) => isToolEnabled(tool.name, options.filter));
+  if (!options.checkHeaderDeclarations) return enabled;
+  const excluded: ExcludedTool[] = [];
+  const usable = enabled.filter((tool) => {
+    const reason = headerDeclarationProblem(tool.inputSchema);
+    if (reason !== undefined) excluded.push({ name: tool.name, reason });
+    return reason === undefined;
+  });
+  options.onExcludedTools?.(excluded);
+  return usable;
+}
+
+/** True when a session must apply the `x-mcp-header` rules: MCP 2026-07-28 or later, over HTTP. */
+export function appliesHeaderRules(transportType: string | undefined, protocolVersion: string | undefined): boolean {
+  return transportType !== undefined && transportType !== 'stdio' && isModernRevision(protocolVersion);
 }

@@ -1,6 +1,6 @@
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { CoalescedRunner } from './coalesced-runner.js';
-import { discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
+import { appliesHeaderRules, discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
 import type { ListKind, ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import type { ServerState } from './server-state.js';
@@ -60,7 +60,12 @@ export function stopListRefreshers(state: ServerState): void {
 const MIN_FRESHNESS_MS = 1_000;
 const MAX_FRESHNESS_MS = 24 * 60 * 60 * 1_000;
 
-const KIND_OF: Record<OfferingKind, ListKind> = { tools: 'tools', prompts: 'prompts', resources: 'resources', resourceTemplates: 'resources' };
+const KIND_OF: Record<OfferingKind, ListKind> = {
+  tools: 'tools',
+  prompts: 'prompts',
+  resources: 'resources',
+  resourceTemplates: 'resources',
+};
 
 /**
  * Honour a list's `ttlMs` (MCP 2026-07-28 cache hint): read the list again when it runs out, as
@@ -95,6 +100,10 @@ async function refreshList(options: StartListRefreshersOptions, kinds: OfferingK
       maxPages: options.maxPages,
       kinds,
       onFreshness: (kind, ttlMs) => scheduleFreshness(state, kind, ttlMs),
+      checkHeaderDeclarations: appliesHeaderRules(session.transportType, session.client.getNegotiatedProtocolVersion()),
+      onExcludedTools: (excluded) => {
+        if (current()) state.excludedTools = excluded;
+      },
     });
   const same = (fresh: Partial<ServerOfferings>) =>
     kinds.every((kind) => JSON.stringify(fresh[kind] ?? []) === JSON.stringify(state.offerings[kind]));

@@ -10,6 +10,7 @@ import type {
 import type { McpServerConfig } from '@toolhost/config';
 import type { ToolNamePolicy } from '@toolhost/contract';
 import type { TransportOptions } from './connect-client.js';
+import type { ExcludedTool } from './discover-server.js';
 import type { DiscoveryError } from './discovery-error.js';
 import type { ReconnectOptions } from './reconnect-delay.js';
 import type { RegistryDiff } from './registry.js';
@@ -39,6 +40,11 @@ export interface ServerErrorInfo {
    * else the immediate cause's string code, when it has one.
    */
   causeCode?: string | undefined;
+  /**
+   * The root cause's `retryable` flag, when it has one: `true` when the next attempt may succeed
+   * with nothing changed (an OAuth refresh that failed on a network error kept the credentials).
+   */
+  causeRetryable?: boolean | undefined;
 }
 
 /** A point-in-time view of one server. */
@@ -53,6 +59,11 @@ export interface ServerSnapshot {
   lastError: ServerErrorInfo | undefined;
   /** Tools offered (after `includeTools` / `excludeTools`), with their original names. */
   tools: Tool[];
+  /**
+   * Tools the server listed that were left out because the client could not call them correctly
+   * (MCP 2026-07-28 over HTTP: an invalid `x-mcp-header` declaration), with the reason.
+   */
+  excludedTools: ExcludedTool[];
   /** Prompts offered. */
   prompts: Prompt[];
   /** Resources offered. */

@@ -2,7 +2,7 @@ import type { McpServerConfig } from '@toolhost/config';
 import type { Client } from '@modelcontextprotocol/client';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import type { TransportOptions } from './connect-client.js';
-import { discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
+import { appliesHeaderRules, discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
 import { DiscoveryError } from './discovery-error.js';
 import { scheduleFreshness, startListRefreshers, stopListRefreshers } from './list-refreshers.js';
 import { reconnectDelay, type ResolvedReconnectOptions } from './reconnect-delay.js';
@@ -182,6 +182,7 @@ export class ServerConnector {
       this.#options.setStatus(state, McpServerStatus.DISCONNECTING);
       state.lastStderr = session.stderrTail();
       state.offerings = emptyOfferings();
+      state.excludedTools = [];
       this.#options.onOfferingsChange();
       await session.close();
       this.#options.setStatus(state, McpServerStatus.DISCONNECTED);
@@ -206,6 +207,10 @@ export class ServerConnector {
       timeout,
       maxPages: this.#options.maxPages,
       kinds,
+      checkHeaderDeclarations: appliesHeaderRules(session.transportType, session.client.getNegotiatedProtocolVersion()),
+      onExcludedTools: (excluded) => {
+        state.excludedTools = excluded;
+      },
     });
   }
 
@@ -222,6 +227,7 @@ export class ServerConnector {
     state.lastStderr = state.session?.stderrTail() ?? state.lastStderr;
     state.session = undefined;
     state.offerings = emptyOfferings();
+    state.excludedTools = [];
     this.#options.setStatus(state, McpServerStatus.DISCONNECTED, error);
     this.#options.onOfferingsChange();
     this.#scheduleReconnect(state);

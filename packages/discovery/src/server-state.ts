@@ -1,11 +1,11 @@
 import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { CoalescedRunner } from './coalesced-runner.js';
-import type { ServerOfferings } from './discover-server.js';
+import type { ExcludedTool, ServerOfferings } from './discover-server.js';
 import { DiscoveryError } from './discovery-error.js';
 import type { ServerDefinition, ServerErrorInfo, ServerSnapshot } from './manager-types.js';
 import type { ListKind, ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
-import { rootCauseCode } from './root-cause-code.js';
+import { rootCauseCode, rootCauseRetryable } from './root-cause-code.js';
 
 /** Nothing offered. */
 export function emptyOfferings(): ServerOfferings {
@@ -15,7 +15,13 @@ export function emptyOfferings(): ServerOfferings {
 /** The public form of an error; `causeCode` is the root cause's stable code (see {@link rootCauseCode}). */
 export function errorInfo(error: DiscoveryError): ServerErrorInfo {
   const causeCode = rootCauseCode(error);
-  return { message: error.message, code: error.code, ...(causeCode ? { causeCode } : {}) };
+  const causeRetryable = rootCauseRetryable(error);
+  return {
+    message: error.message,
+    code: error.code,
+    ...(causeCode ? { causeCode } : {}),
+    ...(causeRetryable !== undefined ? { causeRetryable } : {}),
+  };
 }
 
 /** Everything the manager knows about one server (internal, mutable). */
@@ -58,6 +64,8 @@ export class ServerState {
   pendingListChanges = new Set<ListKind>();
   /** list_changed refreshers of the current session. */
   refreshers = new Map<ListKind, CoalescedRunner>();
+  /** Tools of the last listing left out because their definition is unusable (see `ExcludedTool`). */
+  excludedTools: ExcludedTool[] = [];
   /** Timers that re-read a list when its `ttlMs` runs out. */
   freshnessTimers = new Map<ListKind, ReturnType<typeof setTimeout>>();
 
@@ -97,6 +105,7 @@ export class ServerState {
       status: this.status,
       lastError: this.lastError ? errorInfo(this.lastError) : undefined,
       tools: [...this.offerings.tools],
+      excludedTools: [...this.excludedTools],
       prompts: [...this.offerings.prompts],
       resources: [...this.offerings.resources],
       resourceTemplates: [...this.offerings.resourceTemplates],

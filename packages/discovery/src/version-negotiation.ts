@@ -17,9 +17,16 @@ export function versionNegotiationOptions(config: McpServerConfig): ClientOption
   const { protocolVersion } = config;
   if (protocolVersion === undefined) {
     const stdio = getServerTransport(config)?.transport === 'stdio';
-    return { versionNegotiation: { mode: 'auto', ...(stdio ? { probe: { timeoutMs: STDIO_PROBE_TIMEOUT_MS } } : {}) } };
+    // The probe never outlasts the entry's own timeout.
+    const probeMs = Math.min(STDIO_PROBE_TIMEOUT_MS, config.timeout ?? STDIO_PROBE_TIMEOUT_MS);
+    return { versionNegotiation: { mode: 'auto', ...(stdio ? { probe: { timeoutMs: probeMs } } : {}) } };
   }
-  if (protocolVersion >= FIRST_MODERN_REVISION) return { versionNegotiation: { mode: { pin: protocolVersion } } };
+  if (isModernRevision(protocolVersion)) return { versionNegotiation: { mode: { pin: protocolVersion } } };
   // A 2025-era pin: the plain `initialize` handshake, offering only that revision.
   return { versionNegotiation: { mode: 'legacy' }, supportedProtocolVersions: [protocolVersion] };
+}
+
+/** True for revisions of the modern era (2026-07-28 and later: per-request metadata, no sessions). */
+export function isModernRevision(protocolVersion: string | undefined): boolean {
+  return protocolVersion !== undefined && protocolVersion >= FIRST_MODERN_REVISION;
 }

@@ -62,6 +62,8 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
           description: tool.tool.description ?? '',
           inputSchema: tool.tool.inputSchema,
         })),
+      extensions: Object.keys(snapshot?.capabilities?.extensions ?? {}).map(printable),
+      excludedTools: (snapshot?.excludedTools ?? []).map((tool) => ({ serverToolName: tool.name, reason: tool.reason })),
       prompts: input.prompts.filter((prompt) => prompt.serverName === server.name).map((prompt) => prompt.name),
       resourceCount: snapshot?.resources.length ?? 0,
       ...(lastError !== undefined && !connected ? { lastError } : {}),
@@ -72,4 +74,17 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
     };
   });
   return { discoveryState: input.discoveryState, servers, warnings: input.warnings };
+}
+
+/**
+ * Server-sent text made safe to print: at most 200 characters, control and bidirectional-override
+ * characters written as `\u` escapes.
+ */
+function printable(text: string): string {
+  const bounded = text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  // eslint-disable-next-line no-control-regex
+  return bounded.replace(
+    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -17,6 +17,8 @@ const base: ServerStatusView = {
     { name: 'calculate_sum', serverToolName: 'calculate_sum', description: 'Adds', inputSchema: { type: 'object' } },
     { name: 'file_analyzer', serverToolName: 'file_analyzer', description: '', inputSchema: { type: 'object' } },
   ],
+  extensions: [],
+  excludedTools: [],
   prompts: ['poem-writer'],
   resourceCount: 0,
   needsAuthentication: false,

@@ -39,6 +39,8 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
       lines.push(`  Tools: ${server.tools.map((tool) => tool.name).join(', ')}`);
     }
   }
+  if (server.extensions.length > 0) lines.push(`  Extensions: ${server.extensions.join(', ')}`);
+  for (const tool of server.excludedTools) lines.push(`  ⚠ Tool ${JSON.stringify(tool.serverToolName)} left out: ${tool.reason}`);
   if (server.prompts.length > 0) lines.push(`  Prompts: ${server.prompts.map((name) => `/${name}`).join(', ')}`);
   if (server.resourceCount > 0) lines.push(`  Resources: ${server.resourceCount}`);
   if (server.needsAuthentication) lines.push(`  Authentication: required — run /mcp auth ${server.name}`);

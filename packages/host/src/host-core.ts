@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
 import type { UiHooks } from '@toolhost/contract';
 import type { McpServerManager } from '@toolhost/discovery';
 import { buildStatus } from './build-status.js';
@@ -30,6 +30,8 @@ export class HostCore {
   readonly warnings: readonly HostWarning[];
   /** The client features attached to each server's current client. */
   readonly attached = new Map<string, { readonly client: Client; readonly features: AttachedClientFeatures }>();
+  /** Log levels set with `servers.setLogLevel`, by server (sent with every request on 2026-07-28). */
+  readonly logLevels = new Map<string, LoggingLevel>();
   #closed = false;
 
   constructor(fields: {

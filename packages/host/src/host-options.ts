@@ -1,7 +1,7 @@
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
 import type { TokenStore } from '@toolhost/oauth';
-import type { ProjectFolder } from './client-features/index.js';
+import type { ProjectFolder, TraceContext } from './client-features/index.js';
 import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 
@@ -44,6 +44,23 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly clientInfo?: { readonly name: string; readonly version: string };
   /** Folders offered to servers as `roots`. @default `[projectDir]` when `projectDir` is given, else none */
   readonly roots?: ReadonlyArray<string | ProjectFolder>;
+  /**
+   * The W3C trace context of the operation in progress, asked for each message sent to a server
+   * and sent in its `_meta` (`traceparent`, `tracestate`, `baggage`) on every MCP revision, so
+   * servers can join the host's traces. Return `undefined` when there is no active trace; a hook
+   * that throws, or a malformed `traceparent`, sends no trace context. With OpenTelemetry, inject
+   * the active context into a carrier with `propagation.inject(context.active(), carrier)` and
+   * return the carrier.
+   */
+  readonly traceContext?: () => TraceContext | undefined;
+  /**
+   * MCP extensions the host implements, declared to every server in `capabilities.extensions`
+   * (identifier → the extension's settings, `{}` when it has none), e.g.
+   * `{ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } }`. The
+   * extensions each server declares are in its status (`ServerStatusView.extensions`).
+   * @default none
+   */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /**
    * Overall cap of one tool call in milliseconds, however often progress resets the server's timeout.
    * @default 3_600_000 (one hour), never less than the server's timeout

@@ -65,15 +65,17 @@ export class HostServers {
   /**
    * Sign in to a remote server with OAuth (what `/mcp auth <server>` runs): discovery, client
    * registration, PKCE, the browser through `ui.openBrowser` (or the safe default opener), the
-   * loopback callback; the token is stored and the server is connected again. When the server's
-   * last answer was 403 `insufficient_scope`, the scopes it asked for are requested too.
+   * loopback callback; the token is stored and the server is connected again. The server's last
+   * 401/403 challenge is where the flow starts: the scope it named is requested (for a 403
+   * `insufficient_scope`, together with the scopes already held), and its `resource_metadata`
+   * is used; without one the server is asked for it.
    *
    * @throws HostError `SERVER_NOT_FOUND` (unknown or local server); `OAuthError` when sign-in fails.
    */
   async authenticate(params: { readonly serverName: string }, options: RequestOptions = {}): Promise<HostStatus> {
     this.#core.assertOpen();
     const { serverName } = params;
-    await this.#core.auth.signIn(serverName, { signal: options.signal, challenge: this.#core.auth.stepUpChallenge(serverName) });
+    await this.#core.auth.signIn(serverName, { signal: options.signal, challenge: this.#core.auth.lastChallenge(serverName) });
     await this.#core.manager.reconnect(serverName);
     return this.#core.status();
   }
@@ -93,8 +95,9 @@ export class HostServers {
   }
 
   /**
-   * Set the level of the log messages a server sends (`logging/setLevel`); they arrive as
-   * `server-log` events.
+   * Set the level of the log messages a server sends; they arrive as `server-log` events. On MCP
+   * 2026-07-28 the level goes with every later request to that server (`_meta`); on older revisions
+   * it is sent once (`logging/setLevel`).
    *
    * @throws HostError `SERVER_NOT_FOUND`, `SERVER_NOT_CONNECTED`, or `CAPABILITY_NOT_SUPPORTED` when the server has no logging.
    */
@@ -102,5 +105,6 @@ export class HostServers {
     this.#core.assertOpen();
     const { serverName, level } = params;
     await setLogLevel(this.#core.requireClient(serverName, 'set its log level'), { serverName, level });
+    this.#core.logLevels.set(serverName, level);
   }
 }

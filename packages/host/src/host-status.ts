@@ -42,6 +42,18 @@ export interface ServerStatusView {
     /** The tool's input schema (shown by `/mcp schema`). */
     readonly inputSchema: Readonly<Record<string, unknown>>;
   }>;
+  /**
+   * Tools the server listed that the host left out because it could not call them correctly (MCP
+   * 2026-07-28 over HTTP: an invalid `x-mcp-header` declaration), with the reason. Empty when none.
+   */
+  readonly excludedTools: ReadonlyArray<{
+    /** The tool's own name on its server. */
+    readonly serverToolName: string;
+    /** What is wrong with its definition. */
+    readonly reason: string;
+  }>;
+  /** Identifiers of the MCP extensions the server declared (`capabilities.extensions`), once connected. */
+  readonly extensions: readonly string[];
   /** Slash command names of this server's prompts. */
   readonly prompts: readonly string[];
   /** Number of resources the server offers. */

@@ -15,7 +15,13 @@ export type { HostPrompts, PromptResult } from './host-prompts.js';
 export type { HostCommands } from './host-commands.js';
 export type { SlashCommand, SlashCommandResult, PromptCommand } from './slash-command.js';
 export type { SlashCommandCompletion } from './complete-slash-command.js';
-export type { CompletionSuggestions, ProjectFolder, ResolvedResourceReferences, ResourceContent } from './client-features/index.js';
+export type {
+  CompletionSuggestions,
+  ProjectFolder,
+  ResolvedResourceReferences,
+  ResourceContent,
+  TraceContext,
+} from './client-features/index.js';
 export type { HostResources, HostResource, HostResourceTemplate } from './host-resources.js';
 // What host users need from @toolhost/contract (the rest is imported from it directly).
 export { ToolhostError } from '@toolhost/contract';

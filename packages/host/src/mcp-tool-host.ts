@@ -2,7 +2,7 @@ import type { Client } from '@modelcontextprotocol/client';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
 import type { HostToolDefinition, ModelAdapter, ModelToolCall, UiHooks } from '@toolhost/contract';
 import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions } from '@toolhost/discovery';
-import { createClientFeatures, RootsController, type ProjectFolder } from './client-features/index.js';
+import { createClientFeatures, RootsController, type ProjectFolder, type TraceContext } from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
 import { HostCommands } from './host-commands.js';
@@ -80,6 +80,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #rootsController: RootsController;
   readonly #runtime: ToolCallRuntime;
   readonly #clientInfo: { readonly name: string; readonly version: string };
+  readonly #traceContext: (() => TraceContext | undefined) | undefined;
+  readonly #extensions: McpToolHostOptions['extensions'];
   #callCounter = 0;
 
   /** Use {@link McpToolHost.create}; protected so that a subclass can exist. */
@@ -88,6 +90,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const ui: UiHooks = options.ui ?? {};
     const events = new HostEventEmitter();
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
+    this.#traceContext = options.traceContext;
+    this.#extensions = options.extensions;
     this.#rootsController = new RootsController({
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
@@ -230,6 +234,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   async close(): Promise<void> {
     if (this.#core.closed) return;
     this.#core.markClosed();
+    this.#core.auth.close();
     for (const { features } of this.#core.attached.values()) features.detach();
     this.#core.attached.clear();
     await this.#core.manager.close();
@@ -251,6 +256,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       onLog: (event) => events.emit('server-log', event),
       onResourceUpdated: (event) => events.emit('resource-update', event),
       ...this.#versionSettings(serverName),
+      ...(this.#extensions ? { extensions: this.#extensions } : {}),
+      outboundMeta: {
+        logLevel: () => this.#core.logLevels.get(serverName),
+        ...(this.#traceContext ? { traceContext: this.#traceContext } : {}),
+      },
     });
     const created = features.createClient(this.#clientInfo);
     attached.get(serverName)?.features.detach();

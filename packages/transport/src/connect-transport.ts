@@ -51,13 +51,21 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
     ...(target.kind === 'stdio' ? { command: target.command } : { url: target.url.href }),
   };
   const attempt = async (handle: TransportHandle): Promise<unknown> => {
+    // The SDK's version probe (`server/discover`, up to its own probe timeout) does not listen to
+    // the signal: closing the transport on abort ends the attempt at once.
+    const onAbort = () => void handle.close().catch(() => undefined);
+    options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
+      if (options.signal?.aborted) throw options.signal.reason;
       await client.connect(handle.transport, requestOptions);
+      if (options.signal?.aborted) throw options.signal.reason;
       return undefined;
     } catch (error) {
       await client.close().catch(() => undefined);
       await handle.close().catch(() => undefined);
-      return error;
+      return options.signal?.aborted ? options.signal.reason : error;
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
     }
   };
   const connected = (handle: TransportHandle, fellBackToSse: boolean): ConnectedTransport => ({

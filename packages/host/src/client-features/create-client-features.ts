@@ -1,8 +1,8 @@
-import type { ClientCapabilities, ClientOptions, Implementation } from '@modelcontextprotocol/client';
+import type { Client, ClientCapabilities, ClientOptions, Implementation } from '@modelcontextprotocol/client';
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
-import { Client } from '@modelcontextprotocol/client';
 import { registerElicitation } from './elicitation.js';
 import { registerLogging, type ServerLogEvent } from './logging.js';
+import { HostClient, type OutboundMetaSources } from './outbound-meta.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
 import type { RootsController } from './roots-controller.js';
 import { registerSampling } from './sampling.js';
@@ -32,6 +32,10 @@ export interface ClientFeaturesOptions {
    * `versionNegotiationOptions` for the server entry). @default negotiate automatically
    */
   readonly versionOptions?: Pick<ClientOptions, 'versionNegotiation' | 'supportedProtocolVersions'>;
+  /** Extensions the host supports, declared in `capabilities.extensions` (identifier → settings). */
+  readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /** What each outgoing message adds to its `_meta`: the log level (2026-07-28) and the trace context. */
+  readonly outboundMeta?: OutboundMetaSources;
 }
 
 /** The features installed on one client by {@link ClientFeatures.attach}. */
@@ -75,11 +79,18 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     ...(sampling ? { sampling: {} } : {}),
     ...(form || url ? { elicitation: { ...(form ? { form: {} } : {}), ...(url ? { url: {} } : {}) } } : {}),
     ...(options.roots ? { roots: { listChanged: true } } : {}),
+    ...(options.extensions && Object.keys(options.extensions).length > 0
+      ? { extensions: structuredClone(options.extensions) as ClientCapabilities['extensions'] }
+      : {}),
   };
   const features: ClientFeatures = {
     capabilities,
     createClient(clientInfo) {
-      const client = new Client(clientInfo, { capabilities, ...(options.versionOptions ?? { versionNegotiation: { mode: 'auto' } }) });
+      const client = new HostClient(
+        clientInfo,
+        { capabilities, ...(options.versionOptions ?? { versionNegotiation: { mode: 'auto' } }) },
+        options.outboundMeta ?? {},
+      );
       return { client, attached: features.attach(client) };
     },
     attach(client) {

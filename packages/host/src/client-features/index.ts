@@ -7,3 +7,4 @@ export { readResourceParts, type ResourceContent } from './read-resource-parts.j
 export type { ResourceSubscriptions } from './resource-subscriptions.js';
 export { resolveResourceReferences, type ResolvedResourceReferences } from './resource-references.js';
 export { completeArgument, type CompletionSuggestions } from './complete-argument.js';
+export type { TraceContext } from './outbound-meta.js';

@@ -1,4 +1,5 @@
 import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
+import { isModernRevision } from '@toolhost/discovery';
 import { HostError } from '../host-error.js';
 import type { ServerLogEvent } from '../host-events.js';
 
@@ -24,8 +25,10 @@ export function registerLogging(client: Client, options: LoggingOptions): void {
 }
 
 /**
- * Sends `logging/setLevel`. Throws a `HostError` with code `CAPABILITY_NOT_SUPPORTED`
- * when the server does not declare the `logging` capability.
+ * Sets a server's log level. On MCP 2026-07-28 there is no `logging/setLevel`: the level travels
+ * in the `_meta` of every request (see `HostClient`), so nothing is sent here. On older revisions
+ * it sends `logging/setLevel`. Throws a `HostError` with code `CAPABILITY_NOT_SUPPORTED` when the
+ * server does not declare the `logging` capability.
  */
 export async function setLogLevel(client: Client, options: { serverName: string; level: LoggingLevel }): Promise<void> {
   if (!client.getServerCapabilities()?.logging) {
@@ -35,5 +38,6 @@ export async function setLogLevel(client: Client, options: { serverName: string;
       message: `MCP server '${options.serverName}' does not support logging, so its log level cannot be set.`,
     });
   }
+  if (isModernRevision(client.getNegotiatedProtocolVersion())) return;
   await client.setLoggingLevel(options.level);
 }
