@@ -10,6 +10,25 @@ import type { HttpObservations, StreamEnd } from './create-http-fetch.js';
 import { initializeSession } from './initialize-session.js';
 import { TransportError } from './transport-error.js';
 
+/** True for MCP 2026-07-28 and later (no sessions: a broken answer stream loses only its request). */
+function isModernRevision(version: string | undefined): boolean {
+  return version !== undefined && version >= '2026-07-28';
+}
+
+/**
+ * JSON-RPC error code of the answer given to a request whose answer stream broke twice on MCP
+ * 2026-07-28 (in the implementation-defined server-error range).
+ */
+export const ANSWER_STREAM_LOST = -32099;
+
+/** A request in flight, kept so that it can be sent again. */
+interface OutstandingRequest {
+  readonly message: JSONRPCRequest;
+  readonly options: TransportSendOptions | undefined;
+  /** Already the re-issued copy of a request whose answer stream broke. */
+  readonly reissued: boolean;
+}
+
 /** Default time allowed for the session DELETE on close. */
 export const DEFAULT_SESSION_DELETE_TIMEOUT_MS = 2000;
 
@@ -59,7 +78,11 @@ export class StreamableHttpSessionTransport implements Transport {
   #reinitializing: Promise<void> | undefined;
   readonly #pending = new Map<string, (message: JSONRPCMessage) => void>();
   #closing = false;
-  readonly #outstanding = new Set<string | number>();
+  /** Requests sent and not answered yet, by the id on the wire, with what is needed to re-issue them. */
+  readonly #outstanding = new Map<string | number, OutstandingRequest>();
+  /** Re-issued requests: the id the client knows, by the id on the wire. */
+  readonly #reissuedAs = new Map<string | number, string | number>();
+  #reissueCount = 0;
 
   constructor(options: StreamableHttpSessionTransportOptions) {
     this.#options = options;
@@ -104,11 +127,19 @@ export class StreamableHttpSessionTransport implements Transport {
   /** Sends a message; a 404 for a known session re-initializes once, then retries. */
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isInitializeRequest(message)) this.#initializeParams = message.params;
-    if ('method' in message && 'id' in message) this.#outstanding.add(message.id);
+    if ('method' in message && 'id' in message)
+      this.#outstanding.set(message.id, { message: message as JSONRPCRequest, options, reissued: false });
     if ('method' in message && message.method === 'notifications/cancelled') {
       // A cancelled request gets no answer; its stream ending must not look like a lost server.
       const requestId = (message.params as { requestId?: string | number } | undefined)?.requestId;
-      if (requestId !== undefined) this.#outstanding.delete(requestId);
+      if (requestId !== undefined) {
+        const wireId = this.#wireIdOf(requestId);
+        this.#outstanding.delete(wireId);
+        if (wireId !== requestId) {
+          this.#reissuedAs.delete(wireId);
+          message = { ...message, params: { ...message.params, requestId: wireId } };
+        }
+      }
     }
     try {
       await this.#sendRecovering(message, options);
@@ -168,7 +199,15 @@ export class StreamableHttpSessionTransport implements Transport {
           waiter(message);
           return;
         }
-        if (message.id !== undefined) this.#outstanding.delete(message.id);
+        if (message.id !== undefined) {
+          this.#outstanding.delete(message.id);
+          const original = this.#reissuedAs.get(message.id);
+          if (original !== undefined) {
+            // The answer to a re-issued request goes to the request the client made.
+            this.#reissuedAs.delete(message.id);
+            message = { ...message, id: original };
+          }
+        }
       }
       if (inner === this.#inner) this.onmessage?.(message);
     };
@@ -201,18 +240,60 @@ export class StreamableHttpSessionTransport implements Transport {
   }
 
   /**
-   * A POST answer stream that ends without the answer (and cannot be resumed) means the server
-   * went away. A broken GET stream is left to the SDK, which reconnects it; if that reconnect
-   * cannot reach the server, `onFetchFailed` reports the loss.
+   * A POST answer stream that ends without the answer (and cannot be resumed): on MCP 2026-07-28,
+   * where a broken answer stream loses only that request, the request is re-issued once under a
+   * new id, and fails with an error naming the server if that one is lost too. On older
+   * revisions it means the server went away. A broken GET stream is left to the SDK, which
+   * reconnects it; if that reconnect cannot reach the server, `onFetchFailed` reports the loss.
    */
   #streamEnded(end: StreamEnd): void {
     if (this.#closing || end.method !== 'POST' || end.resumable) return;
     // Let the SDK finish parsing what the stream delivered before deciding an answer is missing.
     setTimeout(() => {
-      if (end.requestIds.some((id) => this.#outstanding.has(id))) {
+      const lost = end.requestIds.filter((id) => this.#outstanding.has(id));
+      if (lost.length === 0 || this.#closing) return;
+      if (!isModernRevision(this.#protocolVersion)) {
         this.#lost('it dropped the connection before answering a request', undefined);
+        return;
       }
+      for (const id of lost) this.#reissue(id);
     }, 20).unref?.();
+  }
+
+  /** The id a request the client knows as `clientId` has on the wire now. */
+  #wireIdOf(clientId: string | number): string | number {
+    for (const [wireId, original] of this.#reissuedAs) if (original === clientId) return wireId;
+    return clientId;
+  }
+
+  #reissue(wireId: string | number): void {
+    const request = this.#outstanding.get(wireId);
+    if (!request) return;
+    this.#outstanding.delete(wireId);
+    const clientId = this.#reissuedAs.get(wireId) ?? wireId;
+    this.#reissuedAs.delete(wireId);
+    if (request.reissued) {
+      const { serverName, url } = this.#options;
+      this.onmessage?.({
+        jsonrpc: '2.0',
+        id: clientId,
+        error: {
+          code: ANSWER_STREAM_LOST,
+          message: `MCP server '${serverName}' (${url}) dropped the answer stream of ${request.message.method} twice: the request was sent again once and lost again. The server may have done the work or not; check before retrying.`,
+        },
+      });
+      return;
+    }
+    this.#reissueCount += 1;
+    const nextId = `toolhost-reissue-${this.#reissueCount}`;
+    const message: JSONRPCRequest = { ...request.message, id: nextId };
+    this.#outstanding.set(nextId, { message, options: request.options, reissued: true });
+    this.#reissuedAs.set(nextId, clientId);
+    this.#sendRecovering(message, request.options).catch((error: unknown) => {
+      this.#outstanding.delete(nextId);
+      this.#reissuedAs.delete(nextId);
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    });
   }
 
   /** Reports the loss through `onerror`, then closes, which fails every call in flight at once. */
