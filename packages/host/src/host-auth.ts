@@ -33,15 +33,28 @@ export function defaultTokenStore(source: SettingsSource): TokenStore {
  * sign in (`/mcp auth <server>`). A stored-token provider also sees every 401/403 through its
  * `wrapFetch`, so its `lastChallenge` holds the server's last `WWW-Authenticate` challenge (the
  * scope a step-up needs); `onStoredTokenProvider` hands it to the host.
+ *
+ * The one exception is `migration`: given for an entry that may sign in by itself, it lets the
+ * provider sign in with the new authorization server when the server moved to one (a 401 whose
+ * protected-resource metadata names another issuer than the stored credentials'), so the request
+ * goes through instead of failing with `AUTH_REQUIRED`.
  */
 export function transportOptionsFor(options: {
   readonly server: ResolvedServer | undefined;
   readonly tokenStore: TokenStore;
   readonly onStoredTokenProvider?: (provider: StoredTokenOAuthProvider) => void;
+  readonly migration?: {
+    /** Opens the authorization URL of the new authorization server. */
+    readonly openBrowser: OpenBrowser;
+    /** Announces that URL before the browser opens. */
+    readonly onAuthorizationUrl: (url: string) => void;
+    /** Cancels such a sign-in (the host closing). */
+    readonly signal: AbortSignal;
+  };
 }): TransportOptions | undefined {
-  const { server, tokenStore } = options;
+  const { server, tokenStore, migration } = options;
   if (!server || server.transport.transport === 'stdio') return undefined;
-  const authProvider = createAuthProvider({ serverName: server.name, config: server.config, tokenStore });
+  const authProvider = createAuthProvider({ serverName: server.name, config: server.config, tokenStore, ...(migration ?? {}) });
   if (!(authProvider instanceof StoredTokenOAuthProvider)) return { authProvider };
   options.onStoredTokenProvider?.(authProvider);
   return { authProvider, fetch: authProvider.wrapFetch() };

@@ -1,5 +1,5 @@
 import type { TransportOptions } from '@toolhost/discovery';
-import type { BearerChallenge, StoredTokenOAuthProvider, TokenStore } from '@toolhost/oauth';
+import { openBrowserSafely, type BearerChallenge, type StoredTokenOAuthProvider, type TokenStore } from '@toolhost/oauth';
 import { signIn, transportOptionsFor } from './host-auth.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import { insufficientScopeChallenge, runWithStepUp } from './step-up.js';
@@ -24,19 +24,43 @@ export interface HostSignInOptions {
 export class HostSignIn {
   readonly #options: HostSignInOptions;
   readonly #storedTokenProviders = new Map<string, StoredTokenOAuthProvider>();
+  /** Aborted by `close()`: cancels a sign-in a provider started by itself. */
+  readonly #closing = new AbortController();
 
   /** Bind to the host's servers, token store and hooks. */
   constructor(options: HostSignInOptions) {
     this.#options = options;
   }
 
-  /** Transport options of one server (see `transportOptionsFor`); remembers its stored-token provider. */
+  /**
+   * Transport options of one server (see `transportOptionsFor`); remembers its stored-token
+   * provider. An entry with `oauth.enabled: true` may sign in without being asked (as
+   * `discover()` does for it), so its provider also signs in by itself with a new authorization
+   * server after the server moved to one, through `ui.openBrowser` (or the safe default opener),
+   * announced by `sign-in-start`. Other entries then report `AUTH_REQUIRED`.
+   */
   transportOptions(serverName: string): TransportOptions | undefined {
+    const server = this.#server(serverName);
+    const { ui } = this.#options;
+    const migration =
+      server?.config.oauth?.enabled === true
+        ? {
+            openBrowser: ui.openBrowser ? async (url: string) => ui.openBrowser?.(url) : openBrowserSafely,
+            onAuthorizationUrl: (url: string) => this.#options.onAuthorizationUrl({ serverName, url }),
+            signal: this.#closing.signal,
+          }
+        : undefined;
     return transportOptionsFor({
-      server: this.#server(serverName),
+      server,
       tokenStore: this.#options.tokenStore,
       onStoredTokenProvider: (provider) => this.#storedTokenProviders.set(serverName, provider),
+      ...(migration ? { migration } : {}),
     });
+  }
+
+  /** Cancels any sign-in a server's provider started by itself (see `transportOptions`). */
+  close(): void {
+    this.#closing.abort();
   }
 
   /** Run the browser sign-in of one server (see `signIn`). */
@@ -56,10 +80,13 @@ export class HostSignIn {
     });
   }
 
-  /** The server's last `insufficient_scope` challenge, as its OAuth provider recorded it. */
-  stepUpChallenge(serverName: string): BearerChallenge | undefined {
-    const challenge = this.#storedTokenProviders.get(serverName)?.lastChallenge;
-    return challenge?.error === 'insufficient_scope' ? challenge : undefined;
+  /**
+   * The server's last 401/403 challenge, as its OAuth provider recorded it: what a sign-in
+   * starts from (its `resource_metadata`, and the `scope` to request; an `insufficient_scope`
+   * one asks for the held scopes too).
+   */
+  lastChallenge(serverName: string): BearerChallenge | undefined {
+    return this.#storedTokenProviders.get(serverName)?.lastChallenge;
   }
 
   /** Run a user-initiated request on a server with OAuth step-up (see `McpToolHost.callTool`). */

@@ -1,6 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
+import { OAuthError } from './oauth-error.js';
 import { createRedirectFollowingOpener } from './redirect-following-opener.js';
 import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
 
@@ -49,6 +50,98 @@ describe('authenticate() against a 2025-03-26 server without metadata', () => {
       resource: `${server.url}/api/mcp`,
     });
     expect(credentials).toMatchObject({ issuer: server.url, tokenEndpoint: `${server.url}/token`, token: { accessToken: 'legacy-at' } });
+  });
+});
+
+describe('authenticate() against a 2025-03-26 server with metadata at its origin and no protected resource metadata', () => {
+  // MCP 2025-03-26: the MCP server's origin is the authorization server, so RFC 8414 metadata at
+  // the root well-known URL must name the origin as its issuer (RFC 8414 §3.3), as the MCP
+  // TypeScript SDK requires on this path too. The endpoints may live anywhere.
+  async function legacyServer(issuer: (base: string) => string) {
+    const server = await startJsonRoutesServer((request, base): RouteAnswer | undefined => {
+      const url = new URL(request.path, base);
+      switch (url.pathname) {
+        case '/mcp':
+          return { status: 401, body: {}, headers: { 'www-authenticate': 'Bearer' } };
+        case '/.well-known/oauth-authorization-server':
+        case '/.well-known/oauth-authorization-server/oauth': // RFC 8414's location for the issuer <origin>/oauth
+          return {
+            body: {
+              issuer: issuer(base),
+              authorization_endpoint: `${base}/oauth/authorize`,
+              token_endpoint: `${base}/oauth/token`,
+              registration_endpoint: `${base}/oauth/register`,
+              response_types_supported: ['code'],
+              code_challenge_methods_supported: ['S256'],
+            },
+          };
+        case '/oauth/register':
+          return { status: 201, body: { client_id: 'legacy-metadata-client' } };
+        case '/oauth/authorize':
+          return approve(url);
+        case '/oauth/token':
+          return { body: { access_token: 'legacy-metadata-at', token_type: 'Bearer' } };
+        default:
+          return undefined; // no protected resource metadata
+      }
+    });
+    servers.push(server);
+    return server;
+  }
+  const entry = (base: string, oauth: Record<string, unknown> = {}) => ({
+    httpUrl: `${base}/mcp`,
+    oauth: { redirectUri: 'http://localhost:0/oauth/callback', ...oauth },
+  });
+
+  it('uses metadata whose issuer is the server origin (with or without a trailing slash), with its endpoints', async () => {
+    for (const issuer of [(base: string) => base, (base: string) => `${base}/`]) {
+      const server = await legacyServer(issuer);
+      const tokenStore = new InMemoryTokenStore();
+      const credentials = await authenticate('legacy-md', entry(server.url), { tokenStore, openBrowser: createRedirectFollowingOpener() });
+      expect(paths(server.requests)).toEqual(
+        expect.arrayContaining([
+          'GET /.well-known/oauth-protected-resource/mcp',
+          'GET /.well-known/oauth-authorization-server',
+          'POST /oauth/register',
+          'GET /oauth/authorize',
+          'POST /oauth/token',
+        ]),
+      );
+      expect(paths(server.requests)).not.toContain('POST /register');
+      expect(credentials).toMatchObject({
+        issuer: issuer(server.url),
+        tokenEndpoint: `${server.url}/oauth/token`,
+        client: { clientId: 'legacy-metadata-client' },
+        token: { accessToken: 'legacy-metadata-at' },
+      });
+    }
+  });
+
+  it('refuses metadata at the origin that names another issuer before any request to its endpoints, and says what to do', async () => {
+    const server = await legacyServer((base) => `${base}/oauth`);
+    const tokenStore = new InMemoryTokenStore();
+    const openBrowser = vi.fn();
+    const error = (await authenticate('legacy-md', entry(server.url), { tokenStore, openBrowser }).catch((e: unknown) => e)) as OAuthError;
+    expect(OAuthError.isInstance(error)).toBe(true);
+    expect(error.code).toBe('ISSUER_MISMATCH');
+    expect(error.serverName).toBe('legacy-md');
+    expect(error.message).toContain(`MCP server 'legacy-md' publishes no protected resource metadata`);
+    expect(error.message).toContain(`names the issuer ${JSON.stringify(`${server.url}/oauth`)}`);
+    expect(error.message).toContain(`discovered for the issuer ${JSON.stringify(server.url)}`);
+    expect(error.message).toContain('set oauth.issuer');
+    expect(error.message).not.toContain('authorization_servers'); // there is no protected resource metadata to fix
+    expect(paths(server.requests).filter((p) => p.includes('/oauth/') || p.endsWith('/register'))).toEqual([]);
+    expect(openBrowser).not.toHaveBeenCalled();
+    expect(await tokenStore.list()).toEqual([]);
+
+    // What the message offers once the operator confirms the issuer: name it in the entry. Its
+    // metadata is then read from the RFC 8414 location for that issuer and checked against it.
+    const configured = await authenticate('legacy-md', entry(server.url, { issuer: `${server.url}/oauth` }), {
+      tokenStore,
+      openBrowser: createRedirectFollowingOpener(),
+    });
+    expect(paths(server.requests)).toContain('GET /.well-known/oauth-authorization-server/oauth');
+    expect(configured).toMatchObject({ issuer: `${server.url}/oauth`, token: { accessToken: 'legacy-metadata-at' } });
   });
 });
 

@@ -33,6 +33,8 @@ export interface CreateAuthProviderOptions {
   onAuthorizationUrl?: (url: string) => void;
   /** `application_type` of a client the stored-token provider registers. @default `native` for a loopback redirect URI */
   applicationType?: ApplicationType;
+  /** Cancels a sign-in the stored-token provider started (see `openBrowser`), for example when the host closes. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -59,6 +61,7 @@ export function createAuthProvider(
         ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
         ...(options.onAuthorizationUrl ? { onAuthorizationUrl: options.onAuthorizationUrl } : {}),
         ...(options.applicationType ? { applicationType: options.applicationType } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
       });
   }
 }

@@ -1,6 +1,6 @@
 import type { McpOAuthConfig } from '@toolhost/config';
 import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
-import { assertMetadataIssuer } from './issuer.js';
+import { assertMetadataIssuer, type ExpectedIssuerSource } from './issuer.js';
 import { OAuthError } from './oauth-error.js';
 import type { UrlGuard } from './url-guard.js';
 import { parseSafeHttpUrl } from './url-guard.js';
@@ -162,7 +162,10 @@ async function readAuthorizationServer(
  * challenge's `resource_metadata`, else RFC 9728 path-inserted, else root), its `resource`
  * check, then authorization-server metadata in the 2025-11-25 order (RFC 8414, OpenID), whose
  * `issuer` must be identical to the issuer identifier it was discovered for (RFC 8414 §3.3; MCP
- * 2026-07-28), or it is refused before any request to its endpoints.
+ * 2026-07-28), or it is refused before any request to its endpoints. Without protected-resource
+ * metadata (MCP 2025-03-26) that issuer is the configured `oauth.issuer`, else the MCP server's
+ * origin, which that revision makes the authorization server: metadata found there must name the
+ * origin (one trailing slash aside), as the MCP TypeScript SDK requires on this path too.
  * A server that publishes neither (2025-03-26) gets the default endpoints `/authorize`,
  * `/token` and `/register` at its origin. Every URL learned on the way goes through the URL guard before it is fetched.
  *
@@ -179,7 +182,11 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
   let resource = canonicalResourceUri(serverUrl);
   let authorizationServerUrl = config?.issuer ?? new URL(serverUrl).origin;
   // The issuer identifier the metadata URLs are built from, as given (RFC 8414 §3.3 compares to it).
+  // Without protected-resource metadata naming one, that is the configured issuer or, as MCP
+  // 2025-03-26 defines the authorization server, the MCP server's origin: the same rule as the
+  // MCP TypeScript SDK's discoverOAuthServerInfo().
   let expectedIssuer = authorizationServerUrl;
+  let expectedFrom: ExpectedIssuerSource = config?.issuer ? 'oauth.issuer' : 'server-origin';
   let authorizationServers: string[] | undefined;
   if (prm) {
     const declared = prm.body.resource;
@@ -196,13 +203,14 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     if (servers?.[0]) {
       authorizationServerUrl = (await guard.check(servers[0], 'authorization server URL')).href;
       expectedIssuer = servers[0];
+      expectedFrom = 'authorization_servers';
       authorizationServers = servers;
     }
   }
   const asCandidates = authorizationServerMetadataUrls(authorizationServerUrl);
   const asMetadata = await fetchFirstJson(asCandidates, options, 'authorization server metadata URL');
   if (asMetadata) {
-    assertMetadataIssuer({ serverName, expectedIssuer, received: asMetadata.body.issuer, metadataUrl: asMetadata.url.href });
+    assertMetadataIssuer({ serverName, expectedIssuer, expectedFrom, received: asMetadata.body.issuer, metadataUrl: asMetadata.url.href });
   }
   if (!asMetadata && !prm && !config?.issuer) {
     // A 2025-03-26 server without any metadata: its own origin is the authorization server, with

@@ -29,6 +29,8 @@ export function assertMetadataIssuer(options: {
   serverName: string;
   /** The issuer identifier the metadata URL was built from. */
   expectedIssuer: string;
+  /** Where `expectedIssuer` came from, for the message. @default 'authorization_servers' */
+  expectedFrom?: ExpectedIssuerSource;
   /** The metadata document's `issuer`, as found. */
   received: unknown;
   /** Where the metadata was fetched. */
@@ -37,16 +39,66 @@ export function assertMetadataIssuer(options: {
   const { expectedIssuer, received } = options;
   if (typeof received === 'string' && issuersMatch(received, expectedIssuer)) return received;
   const mismatch = new IssuerMismatchError('metadata', expectedIssuer, typeof received === 'string' ? received : undefined);
-  throw oauthErrorFromSdk(mismatch, { serverName: options.serverName, url: options.metadataUrl }) ?? mismatch;
+  const context = {
+    serverName: options.serverName,
+    url: options.metadataUrl,
+    expectedFrom: options.expectedFrom ?? 'authorization_servers',
+  };
+  throw oauthErrorFromSdk(mismatch, context) ?? mismatch;
+}
+
+/**
+ * Where the issuer identifier that authorization-server metadata is checked against came from:
+ * - `authorization_servers`: the protected-resource metadata of the MCP server (RFC 9728);
+ * - `oauth.issuer`: the server entry;
+ * - `server-origin`: the MCP server's origin, for a server without protected-resource metadata
+ *   (or without `authorization_servers` in it). MCP 2025-03-26 makes that origin the
+ *   authorization server ("authorization base URL"), so it is the issuer identifier its metadata
+ *   must name, as in the MCP TypeScript SDK (`discoverOAuthServerInfo`).
+ */
+export type ExpectedIssuerSource = 'authorization_servers' | 'oauth.issuer' | 'server-origin';
+
+/** The explanation and the advice of an `ISSUER_MISMATCH` for metadata, by where the expected issuer came from. */
+function metadataMismatchAdvice(
+  source: ExpectedIssuerSource,
+  server: string,
+  expected: string | undefined,
+  received: string | undefined,
+): string {
+  switch (source) {
+    case 'oauth.issuer':
+      return (
+        `The issuer was set as oauth.issuer in the server entry: check that it is the authorization server's exact issuer identifier ` +
+        `(the metadata is looked up at the RFC 8414 location built from it), and do not sign in until the two agree.`
+      );
+    case 'server-origin':
+      return (
+        `${server} publishes no protected resource metadata naming an authorization server, so (MCP 2025-03-26) its origin ${quote(expected)} ` +
+        `is its authorization server, and metadata served at that origin must name it as issuer. ` +
+        `Ask the operator of ${server} to publish protected resource metadata (RFC 9728) listing the authorization server's issuer, or to serve metadata whose issuer is ${quote(expected)}. ` +
+        (received === undefined
+          ? `Do not sign in to it until then.`
+          : `If the operator confirms that ${quote(received)} is the issuer, set oauth.issuer to it in the server entry; do not sign in until then.`)
+      );
+    default:
+      return (
+        `Either the server's protected resource metadata lists the authorization server under another name than its issuer, or another server is posing as it: ` +
+        `ask the operator of ${server} to list the exact issuer in authorization_servers, and do not sign in to it until then.`
+      );
+  }
 }
 
 /**
  * Maps the MCP SDK's issuer errors to {@link OAuthError} (the SDK error becomes the `cause`):
  * `IssuerMismatchError` to `ISSUER_MISMATCH`, `AuthorizationServerMismatchError` (client
  * credentials bound to another authorization server) to `INVALID_CONFIG`. Returns `undefined`
- * for any other error.
+ * for any other error. `context.expectedFrom` says where the expected issuer of a metadata
+ * mismatch came from, which decides the advice (see {@link ExpectedIssuerSource}).
  */
-export function oauthErrorFromSdk(error: unknown, context: { serverName?: string | undefined; url?: string }): OAuthError | undefined {
+export function oauthErrorFromSdk(
+  error: unknown,
+  context: { serverName?: string | undefined; url?: string; expectedFrom?: ExpectedIssuerSource },
+): OAuthError | undefined {
   const { serverName } = context;
   const server = serverName === undefined ? 'the MCP server' : `MCP server '${serverName}'`;
   if (IssuerMismatchError.isInstance(error)) {
@@ -56,8 +108,7 @@ export function oauthErrorFromSdk(error: unknown, context: { serverName?: string
         message:
           `The authorization server metadata of ${server}${context.url ? ` (${context.url})` : ''} names the issuer ${quote(error.received)}, ` +
           `but it was discovered for the issuer ${quote(error.expected)}; RFC 8414 requires the two to be identical, so the metadata was not used and no request was sent to its endpoints. ` +
-          `Either the server's protected resource metadata lists the authorization server under another name than its issuer, or another server is posing as it: ` +
-          `ask the operator of ${server} to list the exact issuer in authorization_servers, and do not sign in to it until then.`,
+          metadataMismatchAdvice(context.expectedFrom ?? 'authorization_servers', server, error.expected, error.received),
         serverName,
         url: context.url,
         cause: error,

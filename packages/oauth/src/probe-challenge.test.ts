@@ -38,6 +38,18 @@ describe('probeChallenge', () => {
     expect(requests[1]?.headers['mcp-session-id']).toBe('sess-1');
   });
 
+  it('asks server/discover (MCP 2026-07-28) when initialize is refused with a 400, before any SSE GET', async () => {
+    const { challenge, seen, requests } = await probe((request): RouteAnswer => {
+      if (rpcMethod(request) === 'initialize')
+        return { status: 400, body: { jsonrpc: '2.0', id: 0, error: { code: -32020, message: 'Missing MCP-Protocol-Version header' } } };
+      return { status: 401, headers: { 'www-authenticate': 'Bearer scope="mcp:basic", resource_metadata="https://m/prm"' } };
+    });
+    expect(challenge).toEqual({ scope: 'mcp:basic', resourceMetadata: 'https://m/prm' });
+    expect(seen).toEqual(['POST initialize', 'POST server/discover']);
+    expect(requests[1]?.headers).toMatchObject({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'server/discover' });
+    expect(JSON.parse(requests[1]!.body)).toMatchObject({ params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28' } } });
+  });
+
   it('returns undefined when the server needs no authorization, and falls back to an SSE GET for other answers', async () => {
     expect((await probe(() => ({ body: { jsonrpc: '2.0', id: 0, result: {} } }))).challenge).toBeUndefined();
     const sse = await probe((request) =>

@@ -62,6 +62,11 @@ export interface StoredTokenOAuthProviderOptions {
   onAuthorizationUrl?: (url: string) => void;
   /** `application_type` of a client registered during a migration. @default `native` for a loopback redirect URI */
   applicationType?: ApplicationType;
+  /**
+   * Cancels a migration sign-in that is waiting for the browser (the host closing): the request
+   * that started it then gets the server's 401, and `authRequiredError()` says the sign-in was cancelled.
+   */
+  signal?: AbortSignal;
 }
 
 /**
@@ -160,7 +165,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
    * {@link canRenewWithoutUser}), or, during a migration, a browser sign-in through `openBrowser`.
    */
   #authenticate(
-    extra: Pick<AuthenticateOptions, 'challenge' | 'openBrowser' | 'onAuthorizationUrl' | 'applicationType'> = {},
+    extra: Pick<AuthenticateOptions, 'challenge' | 'openBrowser' | 'onAuthorizationUrl' | 'applicationType' | 'signal'> = {},
   ): Promise<StoredOAuthCredentials> {
     const { serverName, config, tokenStore } = this.#options;
     return authenticate(serverName, config, {
@@ -363,18 +368,27 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
         ...(this.#options.openBrowser ? { openBrowser: this.#options.openBrowser } : {}),
         ...(this.#options.onAuthorizationUrl ? { onAuthorizationUrl: this.#options.onAuthorizationUrl } : {}),
         ...(this.#options.applicationType ? { applicationType: this.#options.applicationType } : {}),
+        ...(this.#options.signal ? { signal: this.#options.signal } : {}),
       });
       this.#migrationFailure = undefined;
       return renewed;
     } catch (error) {
-      this.#migrationFailure = OAuthError.isInstance(error)
-        ? error
-        : new OAuthError({
+      const cancelled = OAuthError.isInstance(error) && error.code === 'CANCELLED';
+      this.#migrationFailure = cancelled
+        ? new OAuthError({
             code: 'AUTH_REQUIRED',
-            message: `${moved}, and signing in with ${JSON.stringify(to)} failed (${(error as Error).message}): ${authCommandHint(serverName)}.`,
+            message: `${moved}, and the sign-in with ${JSON.stringify(to)} was cancelled: ${authCommandHint(serverName)}.`,
             serverName,
             cause: error,
-          });
+          })
+        : OAuthError.isInstance(error)
+          ? error
+          : new OAuthError({
+              code: 'AUTH_REQUIRED',
+              message: `${moved}, and signing in with ${JSON.stringify(to)} failed (${(error as Error).message}): ${authCommandHint(serverName)}.`,
+              serverName,
+              cause: error,
+            });
       return undefined;
     }
   }

@@ -1,5 +1,6 @@
 import { SdkErrorCode, SdkError } from '@modelcontextprotocol/client';
-import type { ToolhostError } from '@toolhost/contract';
+import { findErrorInChain, type ToolhostError } from '@toolhost/contract';
+import { OAuthError } from '@toolhost/oauth';
 import { HostError, type HostErrorCode } from '../host-error.js';
 import type { CallableTool } from './callable-tool.js';
 
@@ -42,7 +43,11 @@ export function cancelled(tool: CallableTool, ran: boolean): HostError {
   });
 }
 
-/** Why a request to the server failed, as a {@link HostError} (SDK error codes: timeout, closed connection). */
+/**
+ * Why a request to the server failed, as a {@link HostError} (SDK error codes: timeout, closed
+ * connection; `AUTH_REQUIRED` when the server refused the stored OAuth credentials and the user
+ * must sign in, as the OAuth provider said).
+ */
 export function executionError(error: unknown, tool: CallableTool, signal: AbortSignal | undefined): HostError {
   const { name, serverName } = tool.definition;
   if (signal?.aborted) return cancelled(tool, true);
@@ -61,8 +66,12 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
     });
   }
   const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+  const signInNeeded = findErrorInChain(
+    error,
+    (value): value is OAuthError => OAuthError.isInstance(value) && value.code === 'AUTH_REQUIRED',
+  );
   return new HostError({
-    code: closed ? 'CONNECTION_CLOSED' : 'REQUEST_FAILED',
+    code: closed ? 'CONNECTION_CLOSED' : signInNeeded ? 'AUTH_REQUIRED' : 'REQUEST_FAILED',
     serverName,
     toolName: name,
     cause: error,

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { McpServer } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
 
 /** What a token verifier reports about a valid access token. */
 export interface VerifiedToken {
@@ -25,6 +25,27 @@ export interface ProtectedMcpServerOptions {
   adminScope?: string;
   /** `scopes_supported` of the protected-resource metadata. */
   scopesSupported?: string[];
+  /** The `scope` of the 403 that `admin-op` gets without the admin scope. @default `<requiredScope> <adminScope>` */
+  adminChallengeScope?: string;
+  /**
+   * The revision served: `2025` (stateless 2025 Streamable HTTP, the default) or `2026-07-28`
+   * (the SDK's era-negotiating entry, 2026-07-28 only: a 2025 `initialize` gets a 400).
+   */
+  era?: '2025' | '2026-07-28';
+  /** JSON-RPC methods let through without a token, as servers that protect only later requests do. @default none */
+  unprotectedMethods?: string[];
+}
+
+/** One request to the MCP endpoint, as {@link startProtectedMcpServer} saw it. */
+export interface SeenMcpRequest {
+  /** The JSON-RPC method, when the body had one. */
+  method: string | undefined;
+  /** Whether it carried a bearer token. */
+  withToken: boolean;
+  /** `params.clientInfo.name` of an `initialize`, or `_meta` clientInfo of a 2026-07-28 request. */
+  clientName: string | undefined;
+  /** The HTTP status of the answer. */
+  status: number;
 }
 
 /**
@@ -37,11 +58,29 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
   url: string;
   resource: string;
   accepted: VerifiedToken[];
+  seen: SeenMcpRequest[];
   close: () => Promise<void>;
 }> {
   const requiredScope = options.requiredScope ?? 'mcp:tools';
   const adminScope = options.adminScope ?? 'mcp:admin';
   const accepted: VerifiedToken[] = [];
+  const seen: SeenMcpRequest[] = [];
+  const buildServer = (caller: () => VerifiedToken | undefined) => {
+    const server = new McpServer({ name: 'protected-fixture', version: '1.0.0' });
+    server.registerTool('whoami', { description: 'Returns the client id and scope of the caller.' }, async (ctx) => {
+      // 2026-07-28 (one server per request): the caller is the request's authInfo.
+      const info = ctx.http?.authInfo;
+      const who = info ? { clientId: info.clientId, scope: info.extra?.scope } : { clientId: caller()?.clientId, scope: caller()?.scope };
+      return { content: [{ type: 'text', text: JSON.stringify(who) }] };
+    });
+    server.registerTool('admin-op', { description: 'Needs the admin scope.' }, async () => ({
+      content: [{ type: 'text', text: 'admin ok' }],
+    }));
+    return server;
+  };
+  // 2026-07-28: one server instance per request; the caller travels as the request's authInfo.
+  const modern = options.era === '2026-07-28' ? createMcpHandler(() => buildServer(() => undefined), { legacy: 'reject' }) : undefined;
+  const serveModern = modern ? toNodeHandler(modern) : undefined;
   let origin = '';
   const resource = () => `${origin}/mcp`;
   const prmUrl = () => `${origin}/.well-known/oauth-protected-resource/mcp`;
@@ -75,26 +114,46 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
     }
     const auth = req.headers.authorization;
     const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+    type Message = {
+      method?: string;
+      params?: { name?: string; clientInfo?: { name?: string }; _meta?: Record<string, { name?: string }> };
+    };
+    const message = body ? (JSON.parse(body) as Message) : undefined;
+    const entry: SeenMcpRequest = {
+      method: message?.method,
+      withToken: token !== undefined,
+      clientName: message?.params?.clientInfo?.name ?? message?.params?._meta?.['io.modelcontextprotocol/clientInfo']?.name,
+      status: 0,
+    };
+    seen.push(entry);
+    res.on('finish', () => (entry.status = res.statusCode));
+    const unprotected = !token && message?.method !== undefined && options.unprotectedMethods?.includes(message.method) === true;
     const verified = token ? await options.verifyAccessToken(token) : undefined;
     const audiences = verified ? [verified.audience].flat() : [];
-    if (!verified || !audiences.includes(resource())) {
+    if (!unprotected && (!verified || !audiences.includes(resource()))) {
       return challenge(res, 401, { resource_metadata: prmUrl(), scope: requiredScope, ...(token ? { error: 'invalid_token' } : {}) });
     }
-    const scopes = verified.scope.split(' ');
-    if (!scopes.includes(requiredScope))
+    const scopes = verified?.scope.split(' ') ?? [];
+    if (verified && !scopes.includes(requiredScope))
       return challenge(res, 403, { error: 'insufficient_scope', scope: requiredScope, resource_metadata: prmUrl() });
-    const message = body ? (JSON.parse(body) as { method?: string; params?: { name?: string } }) : undefined;
     if (message?.method === 'tools/call' && message.params?.name === 'admin-op' && !scopes.includes(adminScope)) {
-      return challenge(res, 403, { error: 'insufficient_scope', scope: `${requiredScope} ${adminScope}`, resource_metadata: prmUrl() });
+      const scope = options.adminChallengeScope ?? `${requiredScope} ${adminScope}`;
+      return challenge(res, 403, { error: 'insufficient_scope', scope, resource_metadata: prmUrl() });
     }
-    accepted.push(verified);
-    const server = new McpServer({ name: 'protected-fixture', version: '1.0.0' });
-    server.registerTool('whoami', { description: 'Returns the client id and scope of the caller.' }, async () => ({
-      content: [{ type: 'text', text: JSON.stringify({ clientId: verified.clientId, scope: verified.scope }) }],
-    }));
-    server.registerTool('admin-op', { description: 'Needs the admin scope.' }, async () => ({
-      content: [{ type: 'text', text: 'admin ok' }],
-    }));
+    if (verified) accepted.push(verified);
+    if (serveModern) {
+      if (verified) {
+        (req as IncomingMessage & { auth?: unknown }).auth = {
+          token,
+          clientId: verified.clientId,
+          scopes,
+          extra: { scope: verified.scope },
+        };
+      }
+      await serveModern(req, res, message);
+      return;
+    }
+    const server = buildServer(() => verified);
     const transport = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     res.on('close', () => void server.close());
@@ -116,10 +175,13 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
     url: resource(),
     resource: resource(),
     accepted,
-    close: () =>
-      new Promise<void>((resolve) => {
+    seen,
+    close: async () => {
+      await new Promise<void>((resolve) => {
         http.close(() => resolve());
         http.closeAllConnections();
-      }),
+      });
+      await modern?.close();
+    },
   };
 }
