@@ -1,9 +1,10 @@
-import { ProtocolError } from '@modelcontextprotocol/client';
+import { ProtocolError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { Client, RequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
 import { ListChangeSubscription } from './list-change-subscription.js';
 import { mapRequestError } from './map-request-error.js';
+import { isModernRevision } from './version-negotiation.js';
 
 /** Which list a `list_changed` notification is about. */
 export type ListKind = 'tools' | 'prompts' | 'resources';
@@ -169,22 +170,35 @@ export class ServerSession {
     void (this.#connection?.close() ?? this.client.close()).catch(() => undefined);
   }
 
-  /** A transport error may mean the peer is gone (HTTP servers do not "close"): ping to find out. */
+  /**
+   * A transport error may mean the peer is gone (HTTP servers do not "close"): ask it something
+   * to find out. `ping` on 2025-era connections; MCP 2026-07-28 has no `ping`, so `server/discover`
+   * there. An error that is itself an answer (a JSON-RPC error, or a 401/403 asking for
+   * authorization) says the server is alive, and is left to the request it belongs to.
+   */
   #checkLiveness(error: unknown): void {
     if (this.#closing || this.#lostError || this.#checkingLiveness || !this.#connection) return;
-    if (error instanceof ProtocolError) return;
+    if (error instanceof ProtocolError || isAuthorizationAnswer(error)) return;
     this.#checkingLiveness = true;
-    this.client
-      .ping({ timeout: LIVENESS_TIMEOUT_MS })
+    const request = { timeout: LIVENESS_TIMEOUT_MS };
+    const question = isModernRevision(this.client.getNegotiatedProtocolVersion()) ? this.client.discover(request) : this.client.ping(request);
+    question
       .catch((pingError: unknown) => {
-        // A server that answers at all (even with an error) is alive.
-        // A server that answers at all (even with an error) is alive; a timeout or a closed
-        // connection is an SdkError.
-        if (pingError instanceof ProtocolError) return;
+        // A server that answers at all (even with an error, or asking for authorization) is alive;
+        // a timeout or a closed connection is an SdkError.
+        if (pingError instanceof ProtocolError || isAuthorizationAnswer(pingError)) return;
         this.#markLost('stopped answering', error);
       })
       .finally(() => {
         this.#checkingLiveness = false;
       });
   }
+}
+
+/** True for an error that is the server asking for authorization (HTTP 401/403, or the OAuth layer refusing to go on without a sign-in). */
+function isAuthorizationAnswer(error: unknown): boolean {
+  if (error instanceof SdkHttpError && (error.status === 401 || error.status === 403)) return true;
+  if (error instanceof UnauthorizedError) return true;
+  const code = (error as { code?: unknown } | null | undefined)?.code;
+  return code === 'AUTH_REQUIRED' || code === 'STEP_UP_LIMIT';
 }

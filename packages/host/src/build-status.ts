@@ -82,9 +82,7 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
  */
 function printable(text: string): string {
   const bounded = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  // eslint-disable-next-line no-control-regex
-  return bounded.replace(
-    /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
+  // eslint-disable-next-line no-control-regex -- the control characters are what is being escaped
+  const unsafe = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+  return bounded.replace(unsafe, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

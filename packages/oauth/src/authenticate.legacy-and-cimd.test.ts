@@ -117,8 +117,23 @@ describe('authenticate() against a 2025-03-26 server with metadata at its origin
     }
   });
 
-  it('refuses metadata at the origin that names another issuer before any request to its endpoints, and says what to do', async () => {
+  it('uses metadata at the origin that names an issuer with a path on the same origin (the server is its own authorization server)', async () => {
     const server = await legacyServer((base) => `${base}/oauth`);
+    const credentials = await authenticate('legacy-md', entry(server.url), {
+      tokenStore: new InMemoryTokenStore(),
+      openBrowser: createRedirectFollowingOpener(),
+    });
+    expect(paths(server.requests)).toContain('GET /.well-known/oauth-authorization-server');
+    expect(credentials).toMatchObject({
+      issuer: `${server.url}/oauth`,
+      tokenEndpoint: `${server.url}/oauth/token`,
+      token: { accessToken: 'legacy-metadata-at' },
+    });
+  });
+
+  it('refuses metadata at the origin that names an issuer on another origin before any request to its endpoints, and says what to do', async () => {
+    const foreign = 'https://issuer.example.test/oauth';
+    const server = await legacyServer(() => foreign);
     const tokenStore = new InMemoryTokenStore();
     const openBrowser = vi.fn();
     const error = (await authenticate('legacy-md', entry(server.url), { tokenStore, openBrowser }).catch((e: unknown) => e)) as OAuthError;
@@ -126,22 +141,13 @@ describe('authenticate() against a 2025-03-26 server with metadata at its origin
     expect(error.code).toBe('ISSUER_MISMATCH');
     expect(error.serverName).toBe('legacy-md');
     expect(error.message).toContain(`MCP server 'legacy-md' publishes no protected resource metadata`);
-    expect(error.message).toContain(`names the issuer ${JSON.stringify(`${server.url}/oauth`)}`);
+    expect(error.message).toContain(`names the issuer ${JSON.stringify(foreign)}`);
     expect(error.message).toContain(`discovered for the issuer ${JSON.stringify(server.url)}`);
     expect(error.message).toContain('set oauth.issuer');
     expect(error.message).not.toContain('authorization_servers'); // there is no protected resource metadata to fix
     expect(paths(server.requests).filter((p) => p.includes('/oauth/') || p.endsWith('/register'))).toEqual([]);
     expect(openBrowser).not.toHaveBeenCalled();
     expect(await tokenStore.list()).toEqual([]);
-
-    // What the message offers once the operator confirms the issuer: name it in the entry. Its
-    // metadata is then read from the RFC 8414 location for that issuer and checked against it.
-    const configured = await authenticate('legacy-md', entry(server.url, { issuer: `${server.url}/oauth` }), {
-      tokenStore,
-      openBrowser: createRedirectFollowingOpener(),
-    });
-    expect(paths(server.requests)).toContain('GET /.well-known/oauth-authorization-server/oauth');
-    expect(configured).toMatchObject({ issuer: `${server.url}/oauth`, token: { accessToken: 'legacy-metadata-at' } });
   });
 });
 

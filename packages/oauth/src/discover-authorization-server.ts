@@ -209,7 +209,7 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
   }
   const asCandidates = authorizationServerMetadataUrls(authorizationServerUrl);
   const asMetadata = await fetchFirstJson(asCandidates, options, 'authorization server metadata URL');
-  if (asMetadata) {
+  if (asMetadata && !sameOriginLegacyIssuer(expectedFrom, expectedIssuer, asMetadata.body.issuer)) {
     assertMetadataIssuer({ serverName, expectedIssuer, expectedFrom, received: asMetadata.body.issuer, metadataUrl: asMetadata.url.href });
   }
   if (!asMetadata && !prm && !config?.issuer) {
@@ -242,4 +242,22 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     if (scopes) result.resourceScopesSupported = scopes;
   }
   return result;
+}
+
+/**
+ * MCP 2025-03-26 servers (no protected-resource metadata) that serve, at their origin's RFC 8414
+ * location, metadata naming an issuer with a path on that same origin (`<origin>/oauth`): such a
+ * server is its own authorization server, as that revision says, and an issuer it names on its own
+ * origin claims nothing beyond what the server already controls. Accepted, with the named issuer;
+ * an issuer on any other origin (or none) is still refused with `ISSUER_MISMATCH`. Authorization
+ * servers named in protected-resource metadata or in `oauth.issuer` must match exactly.
+ */
+function sameOriginLegacyIssuer(expectedFrom: ExpectedIssuerSource, expectedIssuer: string, received: unknown): boolean {
+  if (expectedFrom !== 'server-origin' || typeof received !== 'string') return false;
+  try {
+    const issuer = new URL(received);
+    return issuer.origin === new URL(expectedIssuer).origin && issuer.search === '' && issuer.hash === '';
+  } catch {
+    return false;
+  }
 }
