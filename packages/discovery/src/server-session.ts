@@ -181,7 +181,9 @@ export class ServerSession {
     if (error instanceof ProtocolError || isAuthorizationAnswer(error)) return;
     this.#checkingLiveness = true;
     const request = { timeout: LIVENESS_TIMEOUT_MS };
-    const question = isModernRevision(this.client.getNegotiatedProtocolVersion()) ? this.client.discover(request) : this.client.ping(request);
+    const question = isModernRevision(this.client.getNegotiatedProtocolVersion())
+      ? this.client.discover(request)
+      : this.client.ping(request);
     question
       .catch((pingError: unknown) => {
         // A server that answers at all (even with an error, or asking for authorization) is alive;
