@@ -179,17 +179,12 @@ describe.each([
 
     move();
     const refused = await whoami(host);
-    if (era === '2025') {
-      expect(refused.code).toBe('AUTH_REQUIRED');
-      expect(refused.error).toContain(JSON.stringify(as1.url));
-      expect(refused.error).toContain(JSON.stringify(as2.url));
-      expect(refused.error).toContain('toolhost mcp auth moving');
-    } else {
-      // On 2026-07-28 discovery's liveness check (a ping after every transport error; 2026-07-28
-      // has no ping) drops the connection before the call's AUTH_REQUIRED arrives: it fails, as
-      // CONNECTION_CLOSED. The move itself is handled the same way (nothing registered, no browser).
-      expect(refused.error).toBeDefined();
-    }
+    expect(refused.code).toBe('AUTH_REQUIRED');
+    expect(refused.error).toContain(JSON.stringify(as1.url));
+    expect(refused.error).toContain(JSON.stringify(as2.url));
+    expect(refused.error).toContain('toolhost mcp auth moving');
+    // The refusal is an answer: the server stays connected.
+    expect(host.servers.status().servers[0]?.status).toBe('CONNECTED');
     expect(as2.registered).toEqual([]);
     expect(signIns).toHaveLength(1);
 
@@ -215,9 +210,6 @@ describe.each([
     // The recorded challenge was used: the server was not probed for one.
     expect(mcp.seen.filter((request) => request.clientName === 'toolhost-oauth-probe')).toEqual([]);
 
-    // A step-up during a call needs the insufficient_scope refusal to reach the host; on 2026-07-28
-    // discovery's liveness check closes the connection first (see above), so only 2025 is checked here.
-    if (era !== '2025') return;
     const stepped = await host.callTool({ name: 'admin-op', arguments: {} });
     expect(stepped.error?.message ?? '').toBe('');
     expect(stepped.display).toBe('admin ok');
