@@ -5,7 +5,7 @@
 import { createRedirectFollowingOpener, InMemoryTokenStore } from '@toolhost/oauth';
 import { afterEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
+import { authorizationServerMetadata, startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
 import { startProtectedMcpServer, type ProtectedMcpServerOptions } from '../../oauth/src/testing/protected-mcp-server.js';
 import { McpToolHost } from './mcp-tool-host.js';
 import type { HostSettings } from './resolve-servers.js';
@@ -33,16 +33,7 @@ async function startAuthorizationServer(name: string): Promise<AuthorizationServ
     const url = new URL(request.path, base);
     switch (url.pathname) {
       case '/.well-known/oauth-authorization-server':
-        return {
-          body: {
-            issuer: base,
-            authorization_endpoint: `${base}/authorize`,
-            token_endpoint: `${base}/token`,
-            registration_endpoint: `${base}/register`,
-            code_challenge_methods_supported: ['S256'],
-            response_types_supported: ['code'],
-          },
-        };
+        return { body: authorizationServerMetadata(base) };
       case '/register': {
         const clientId = `${name}-client-${registered.length + 1}`;
         registered.push(clientId);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { createRedirectFollowingOpener, InMemoryTokenStore } from '@toolhost/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
+import { authorizationServerMetadata, startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
 import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
 import type { HostSettings } from './resolve-servers.js';
 import { McpToolHost } from './mcp-tool-host.js';
@@ -28,17 +28,7 @@ async function startOAuthServers(): Promise<OAuthServers> {
     const url = new URL(request.path, base);
     switch (url.pathname) {
       case '/.well-known/oauth-authorization-server':
-        return {
-          body: {
-            issuer: base,
-            authorization_endpoint: `${base}/authorize`,
-            token_endpoint: `${base}/token`,
-            registration_endpoint: `${base}/register`,
-            code_challenge_methods_supported: ['S256'],
-            response_types_supported: ['code'],
-            grant_types_supported: ['authorization_code', 'refresh_token'],
-          },
-        };
+        return { body: authorizationServerMetadata(base, { grant_types_supported: ['authorization_code', 'refresh_token'] }) };
       case '/register':
         return { status: 201, body: { client_id: 'host-client', token_endpoint_auth_method: 'none' } };
       case '/authorize': {

@@ -71,3 +71,19 @@ export async function startJsonRoutesServer(handler: RouteHandler): Promise<{
       }),
   };
 }
+
+/**
+ * RFC 8414 metadata of a test authorization server at `base` that approves without a login page:
+ * `/authorize`, `/token` and `/register` on it, PKCE S256, the code flow; `extra` adds or overrides fields.
+ */
+export function authorizationServerMetadata(base: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    issuer: base,
+    authorization_endpoint: `${base}/authorize`,
+    token_endpoint: `${base}/token`,
+    registration_endpoint: `${base}/register`,
+    code_challenge_methods_supported: ['S256'],
+    response_types_supported: ['code'],
+    ...extra,
+  };
+}
