@@ -1,12 +1,14 @@
-import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { McpToolHost } from '@toolhost/host';
 import { toBenchResult, type BenchGoal, type BenchResult } from './bench-result.js';
 import { compareInterleaved, type InterleavedSamples } from './compare-interleaved.js';
 import { runRepetitions, summarizeRepetitions } from './repetitions.js';
-import { connectSdkEchoClient, type SdkEchoClient } from './sdk-baseline-call-tool.js';
+import { connectSdkEchoClient } from './sdk-baseline-call-tool.js';
+import { assertWire, fixtureEntry, WIRES, type Wire } from './wires.js';
 
 /** Options of {@link benchCallTool}. */
 export interface BenchCallToolOptions {
+  /** The revision to run on. @default 2025-11-25 */
+  readonly wire?: Wire;
   /** Independent repetitions, each with a fresh host, fresh SDK clients and fresh child processes. @default 5 */
   readonly repetitions?: number;
   /** Timed rounds per repetition; each round runs one batch on every side. @default 60 */
@@ -17,8 +19,8 @@ export interface BenchCallToolOptions {
   readonly warmupRounds?: number;
 }
 
-/** The per-call goal: `McpToolHost.callTool` at most 5 % slower and 10 % more CPU than the SDK's `client.callTool`. */
-export const CALL_TOOL_GOAL: BenchGoal = { wallRatio: 1.05, cpuRatio: 1.1 };
+/** The per-call goal: `McpToolHost.callTool` at most 5 % slower (wall) than a raw SDK `client.callTool`. */
+export const CALL_TOOL_GOAL: BenchGoal = { wallRatio: 1.05 };
 
 const MESSAGE = 'ping from the toolhost benchmark';
 
@@ -31,58 +33,76 @@ async function closeAll(closers: ReadonlyArray<(() => Promise<void>) | undefined
   await Promise.all(closers.map((close) => close?.().catch(() => undefined)));
 }
 
-/** One repetition: a fresh host and two fresh SDK clients, each on its own new server process. */
-async function repetition(bin: string, options: Required<Omit<BenchCallToolOptions, 'repetitions'>>): Promise<InterleavedSamples> {
-  const host = await McpToolHost.create({
-    settings: { mcpServers: { fixture: { command: process.execPath, args: [bin], trust: true } } },
-  });
-  const started = await Promise.allSettled([host.discover(), connectSdkEchoClient(bin, MESSAGE), connectSdkEchoClient(bin, MESSAGE)]);
-  const sdk = started[1].status === 'fulfilled' ? (started[1].value as SdkEchoClient) : undefined;
-  const control = started[2].status === 'fulfilled' ? (started[2].value as SdkEchoClient) : undefined;
+type Settings = Required<Omit<BenchCallToolOptions, 'repetitions' | 'wire'>>;
+
+/** One repetition: a fresh host and two fresh SDK clients, each on its own new server process, all on `wire`. */
+async function repetition(wire: Wire, settings: Settings): Promise<InterleavedSamples> {
+  const entry = fixtureEntry(wire);
+  const host = await McpToolHost.create({ settings: { mcpServers: { fixture: { ...entry, trust: true } } } });
+  const started = await Promise.allSettled([host.discover(), connectSdkEchoClient(entry, MESSAGE), connectSdkEchoClient(entry, MESSAGE)]);
+  const sdk = started[1].status === 'fulfilled' ? started[1].value : undefined;
+  const control = started[2].status === 'fulfilled' ? started[2].value : undefined;
   try {
     const failed = started.find((outcome) => outcome.status === 'rejected');
     if (failed) throw failed.reason;
-    if (!sdk || !control) throw new Error('the SDK clients did not connect');
+    if (started[0].status !== 'fulfilled' || !sdk || !control) throw new Error('a side did not connect');
+    const server = started[0].value.servers.find((candidate) => candidate.name === 'fixture');
+    assertWire(
+      wire,
+      server?.protocolVersion,
+      `McpToolHost (${server?.status ?? 'no server'}${server?.lastError ? `: ${server.lastError}` : ''})`,
+    );
+    assertWire(wire, sdk.protocolVersion, 'the SDK client');
+    assertWire(wire, control.protocolVersion, 'the SDK control client');
     const echo = host.servers.listTools().find((tool) => tool.serverName === 'fixture' && tool.originalName === 'echo');
     if (!echo) throw new Error(`McpToolHost did not discover the fixture's echo tool: ${host.servers.formatStatus()}`);
-    return await compareInterleaved({
+    const samples = await compareInterleaved({
       subject: async () => {
         const result = await host.callTool({ name: echo.name, arguments: { message: MESSAGE } });
         if (result.isError || textOf(result.parts) !== MESSAGE) throw new Error(`host.callTool failed: ${result.display}`);
       },
       baseline: () => sdk.call(),
       control: () => control.call(),
-      warmup: options.warmupRounds,
-      iterations: options.rounds,
-      batch: options.batch,
+      warmup: settings.warmupRounds,
+      iterations: settings.rounds,
+      batch: settings.batch,
     });
+    // Still on the claimed wire after every call (a reconnect could have landed elsewhere).
+    assertWire(
+      wire,
+      host.servers.status().servers.find((candidate) => candidate.name === 'fixture')?.protocolVersion,
+      'McpToolHost after the calls',
+    );
+    return samples;
   } finally {
     await closeAll([() => host.close(), sdk?.close, control?.close]);
   }
 }
 
 /**
- * One `echo` call on the stdio fixture server `basic`: `McpToolHost.callTool` (trusted server,
- * so no confirmation: lookup, argument validation, policy, call, result mapping, events) against
- * the SDK's `client.callTool` on its own process of the same server, and a second SDK client on
- * a third process as the control (same code as the baseline: its ratio is the noise floor).
- * Calls run in batches whose order changes every round; every answer is checked. Each
- * repetition starts everything afresh.
+ * One `echo` call on the stdio fixture server `basic` speaking only `wire`'s revision:
+ * `McpToolHost.callTool` (trusted server, so no confirmation: lookup, argument validation,
+ * policy, call, result mapping, events) against a raw SDK `client.callTool` (toolhost's version
+ * negotiation) on its own process of the same server, and a second raw client on a third process
+ * as the control (same code as the baseline: its ratio is the noise floor). Every side must have
+ * negotiated the wire's revision ({@link WireMismatchError} otherwise). Calls run in batches
+ * whose order changes every round; every answer is checked. Each repetition starts afresh.
  */
 export async function benchCallTool(options: BenchCallToolOptions = {}): Promise<BenchResult> {
-  const bin = fixtureBinPath('basic');
-  const settings = {
+  const wire = options.wire ?? WIRES[0];
+  const settings: Settings = {
     rounds: options.rounds ?? 60,
     batch: options.batch ?? 25,
     warmupRounds: options.warmupRounds ?? 20,
   };
-  const repetitions = await runRepetitions({ repetitions: options.repetitions ?? 5 }, () => repetition(bin, settings));
+  const repetitions = await runRepetitions({ repetitions: options.repetitions ?? 5 }, () => repetition(wire, settings));
   return toBenchResult({
-    id: 'callTool(stdio echo)',
-    description: `one tools/call of echo on the stdio fixture server, per call (${settings.rounds} rounds x ${settings.batch} calls per side and repetition)`,
+    id: `callTool(stdio echo, ${wire.revision})`,
+    description: `one tools/call of echo on the stdio fixture server (--era=${wire.era}), per call (${settings.rounds} rounds x ${settings.batch} calls per side and repetition)`,
     ratioName: 'toolhost/sdk',
     labels: { subject: 'McpToolHost.callTool', baseline: 'SDK client.callTool', control: 'SDK client.callTool (control)' },
     summary: summarizeRepetitions(repetitions),
     goal: CALL_TOOL_GOAL,
+    revision: wire.revision,
   });
 }

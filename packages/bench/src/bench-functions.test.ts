@@ -4,6 +4,7 @@ import { benchDiscovery, findCaBundle } from './bench-discovery.js';
 import { benchMapImage } from './bench-map-image.js';
 import type { BenchResult } from './bench-result.js';
 import { benchSanitize } from './bench-sanitize.js';
+import { WireMismatchError, WIRES } from './wires.js';
 
 function expectMeasured(result: BenchResult, repetitions: number, samplesPerRepetition: number): void {
   expect(result.repetitions).toBe(repetitions);
@@ -23,20 +24,31 @@ function expectMeasured(result: BenchResult, repetitions: number, samplesPerRepe
   }
 }
 
+// These runs check that each benchmark measures what it claims (sides, wires, goals); they never
+// judge the numbers: the goals are checked by `pnpm bench` itself.
 describe('a tiny run of each benchmark', () => {
-  it('discovery of 2 stdio fixture servers with toolhost and with the SDK, each with its defaults', async () => {
-    const result = await benchDiscovery({ servers: 2, repetitions: 1, rounds: 1, warmup: 0 });
-    expect(result.id).toBe('discovery(2 stdio)');
-    expectMeasured(result, 1, 1);
-    expect(result.notes?.join('\n')).toMatch(/toolhost \d+ variables .*no NODE_EXTRA_CA_CERTS.*SDK \d+/);
-  }, 60_000);
+  it.each(WIRES)(
+    'discovery of 2 stdio fixture servers on $revision with McpToolHost and with raw SDK clients',
+    async (wire) => {
+      const result = await benchDiscovery({ wire, servers: 2, repetitions: 1, rounds: 1, warmup: 0 });
+      expect(result.id).toBe(`discovery(2 stdio, ${wire.revision})`);
+      expect(result.revision).toBe(wire.revision);
+      expectMeasured(result, 1, 1);
+      expect(result.control?.label).toBe('SDK Client x N (control)');
+      expect(result.goal).toEqual({ wallRatio: 1.05 });
+      expect(result.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x$/);
+      expect(result.notes?.join('\n')).toMatch(/toolhost \d+ variables .*no NODE_EXTRA_CA_CERTS.*SDK \d+/);
+    },
+    60_000,
+  );
 
   it('discovery with NODE_EXTRA_CA_CERTS set in the bench process, which is put back afterwards', async () => {
     const bundle = findCaBundle();
     if (!bundle) return; // no PEM bundle on this machine
     const before = process.env['NODE_EXTRA_CA_CERTS'];
     const result = await benchDiscovery({ servers: 2, repetitions: 1, rounds: 1, warmup: 0, extraCaCertificates: bundle });
-    expect(result.id).toBe('discovery(2 stdio, NODE_EXTRA_CA_CERTS)');
+    expect(result.id).toBe('discovery(2 stdio, 2025-11-25, NODE_EXTRA_CA_CERTS)');
+    expect(result.goal).toBeUndefined();
     expect(result.notes?.join('\n')).toContain(`with NODE_EXTRA_CA_CERTS=${bundle}`);
     expect(result.notes?.join('\n')).toMatch(/one Node child .* [\d.]+ ms to exit vs [\d.]+ ms without/);
     expect(process.env['NODE_EXTRA_CA_CERTS']).toBe(before);
@@ -52,13 +64,32 @@ describe('a tiny run of each benchmark', () => {
     }
   });
 
-  it('host.callTool against client.callTool, with a second SDK client as the control and a verdict', async () => {
-    const result = await benchCallTool({ repetitions: 2, rounds: 2, batch: 2, warmupRounds: 1 });
-    expectMeasured(result, 2, 2);
-    expect(result.control?.label).toBe('SDK client.callTool (control)');
-    expect(result.controlWallRatio?.values).toHaveLength(2);
-    expect(result.goal).toEqual({ wallRatio: 1.05, cpuRatio: 1.1 });
-    expect(result.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x, cpu [\d.]+x (<=|>) 1\.10x$/);
+  it.each(WIRES)(
+    'host.callTool against a raw client.callTool on $revision, with a second raw client as the control and a verdict',
+    async (wire) => {
+      const result = await benchCallTool({ wire, repetitions: 2, rounds: 2, batch: 2, warmupRounds: 1 });
+      expect(result.id).toBe(`callTool(stdio echo, ${wire.revision})`);
+      expect(result.revision).toBe(wire.revision);
+      expectMeasured(result, 2, 2);
+      expect(result.control?.label).toBe('SDK client.callTool (control)');
+      expect(result.controlWallRatio?.values).toHaveLength(2);
+      expect(result.goal).toEqual({ wallRatio: 1.05 });
+      expect(result.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x$/);
+    },
+    60_000,
+  );
+
+  it('fails loudly when a side negotiates another revision than the wire claims', async () => {
+    // A 2025-era fixture claimed as the 2026-07-28 wire: everyone falls back to initialize.
+    const legacyClaimedModern = { revision: '2026-07-28', era: 'legacy' } as const;
+    await expect(benchCallTool({ wire: legacyClaimedModern, repetitions: 1, rounds: 1, batch: 1, warmupRounds: 0 })).rejects.toThrow(
+      /WIRE MISMATCH: McpToolHost .*negotiated 2025-11-25 on the 2026-07-28 wire \(fixture --era=legacy\)/,
+    );
+    // A 2026-07-28-only fixture claimed as the 2025-11-25 wire: everyone negotiates 2026-07-28.
+    const modernClaimedLegacy = { revision: '2025-11-25', era: 'modern' } as const;
+    await expect(benchDiscovery({ wire: modernClaimedLegacy, servers: 1, repetitions: 1, rounds: 1, warmup: 0 })).rejects.toThrow(
+      WireMismatchError,
+    );
   }, 60_000);
 
   it('mapping a result with a large image', async () => {

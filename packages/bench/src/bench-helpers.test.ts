@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { judge, toBenchResult } from './bench-result.js';
 import { compareInterleaved, measureBatch, roundOrder, type InterleavedSamples } from './compare-interleaved.js';
-import { checkRow, formatDuration, formatRatio, formatReport, formatSpread, resultRow } from './format-report.js';
+import { checkRow, formatDuration, formatRatio, formatReport, formatSpread, goalsLine, resultRow } from './format-report.js';
 import { parseBenchArgs } from './parse-bench-args.js';
+import { reportProblems, type BenchReport } from './run-benchmarks.js';
+import { assertWire, WireMismatchError, wireOf } from './wires.js';
 import { meanRatio, pairedRatio, ratio } from './ratio.js';
 import { runRepetitions, summarizeRepetitions } from './repetitions.js';
 import { describeCorpus, loadSchemaCorpus, schemaKeywordUse } from './schema-corpus.js';
@@ -225,19 +227,21 @@ describe('repetitions', () => {
     });
     expect(judge({ wallRatio: 1.05, cpuRatio: 1.1 }, 1.05, 1.1).pass).toBe(true);
     const result = toBenchResult({
-      id: 'callTool(stdio echo)',
+      id: 'callTool(stdio echo, 2026-07-28)',
       description: '',
       ratioName: 'toolhost/sdk',
       labels: { subject: 'host', baseline: 'sdk', control: 'sdk 2' },
       summary: summarizeRepetitions([repetitionWith(1.04, 1.2, { wall: 1.01, cpu: 1.0 })]),
       goal: { wallRatio: 1.05, cpuRatio: 1.1 },
       notes: ['a note'],
+      revision: '2026-07-28',
     });
     expect(result.verdict).toEqual({ pass: false, detail: 'wall 1.04x <= 1.05x, cpu 1.20x > 1.10x' });
     expect(result.control?.label).toBe('sdk 2');
     expect(resultRow(result)).toEqual([
-      'callTool(stdio echo)',
+      'callTool(stdio echo, 2026-07-28)',
       '1',
+      '2026-07-28',
       '1.04x (1.04-1.04)',
       '1.20x (1.20-1.20)',
       '1.01x (1.01-1.01) / 1.00x',
@@ -255,20 +259,80 @@ describe('repetitions', () => {
       details: {},
     };
     expect(checkRow(check).at(-1)).toBe('PASS 300 B retained per mapping <= 64.0 KB');
-    const text = formatReport({
+    const report: BenchReport = {
       environment: { node: 'v20', platform: 'linux/x64', cpus: 2, loadAverage: [1, 1, 1] },
       timeUnit: 'ms',
       startedAt: new Date(0).toISOString(),
       durationMs: 5,
       results: [result],
       checks: [check],
-      failures: [{ benchmark: 'discovery', message: 'boom' }],
-    });
-    const tableLines = text.split('\n').filter((line) => line.startsWith('callTool(stdio echo)') || line.startsWith('image copy check'));
+      failures: [{ benchmark: 'discovery', wire: '2026-07-28', message: 'WIRE MISMATCH: boom' }],
+    };
+    const text = formatReport(report);
+    const tableLines = text.split('\n').filter((line) => line.startsWith('callTool(stdio echo') || line.startsWith('image copy check'));
     expect(tableLines).toHaveLength(2);
-    expect(text).toMatch(/^benchmark +reps +wall ratio \(min-max\) +cpu ratio \(min-max\) +control wall \/ cpu/m);
-    expect(text).toContain('callTool(stdio echo): a note');
-    expect(text).toContain('NOT MEASURED discovery: boom');
+    expect(text).toMatch(/^benchmark +reps +negotiated +wall ratio \(min-max\) +cpu ratio \(min-max\) +control wall \/ cpu/m);
+    expect(text).toContain('callTool(stdio echo, 2026-07-28): a note');
+    expect(text).toContain('NOT MEASURED discovery (2026-07-28): WIRE MISMATCH: boom');
+    expect(text.split('\n').slice(-3)).toEqual([
+      'GOALS: FAIL (2 problems; exit code 1)',
+      '  FAIL callTool(stdio echo, 2026-07-28): wall 1.04x <= 1.05x, cpu 1.20x > 1.10x; noise floor: control 1.01x (1.01-1.01)',
+      '  FAIL discovery (2026-07-28) not measured: WIRE MISMATCH: boom',
+    ]);
+  });
+
+  it('passes a run only when every goal and check passed and everything was measured', () => {
+    const passing = toBenchResult({
+      id: 'discovery(20 stdio, 2025-11-25)',
+      description: '',
+      ratioName: 'toolhost/sdk',
+      labels: { subject: 'host', baseline: 'sdk' },
+      summary: summarizeRepetitions([repetitionWith(1.02, 1.5)]),
+      goal: { wallRatio: 1.05 },
+      revision: '2025-11-25',
+    });
+    const noGoal = toBenchResult({
+      id: 'discovery(20 stdio, 2025-11-25, NODE_EXTRA_CA_CERTS)',
+      description: '',
+      ratioName: 'toolhost/sdk',
+      labels: { subject: 'host', baseline: 'sdk' },
+      summary: summarizeRepetitions([repetitionWith(1.5, 1.5)]),
+    });
+    const failedCheck = {
+      id: 'image copy check',
+      description: '',
+      value: 1e7,
+      unit: 'bytes retained per mapping',
+      limit: 65536,
+      verdict: { pass: false, detail: '9.5 MB retained per mapping > 64.0 KB' },
+      details: {},
+    };
+    const report = (overrides: Partial<BenchReport>): BenchReport => ({
+      environment: { node: 'v20', platform: 'linux/x64', cpus: 2, loadAverage: [1, 1, 1] },
+      timeUnit: 'ms',
+      startedAt: new Date(0).toISOString(),
+      durationMs: 5,
+      results: [passing, noGoal],
+      checks: [],
+      failures: [],
+      ...overrides,
+    });
+    expect(passing.verdict).toEqual({ pass: true, detail: 'wall 1.02x <= 1.05x' });
+    expect(reportProblems(report({}))).toEqual([]);
+    expect(goalsLine(report({}))).toBe('GOALS: PASS (1 of 1 goals and checks met, every wire as claimed)');
+    expect(reportProblems(report({ checks: [failedCheck] }))).toEqual(['image copy check: 9.5 MB retained per mapping > 64.0 KB']);
+    expect(reportProblems(report({ failures: [{ benchmark: 'call-tool', wire: '2025-11-25', message: 'x' }] }))).toEqual([
+      'call-tool (2025-11-25) not measured: x',
+    ]);
+  });
+
+  it('checks the negotiated revision against the wire', () => {
+    expect(() => assertWire(wireOf('2025-11-25'), '2025-11-25', 'the host')).not.toThrow();
+    expect(() => assertWire(wireOf('2026-07-28'), '2025-11-25', 'the host')).toThrow(WireMismatchError);
+    expect(() => assertWire(wireOf('2026-07-28'), undefined, 'the SDK client')).toThrow(
+      'WIRE MISMATCH: the SDK client negotiated no revision on the 2026-07-28 wire (fixture --era=modern)',
+    );
+    expect(() => wireOf('2024-11-05')).toThrow(/no wire for revision '2024-11-05'/);
   });
 });
 
@@ -304,14 +368,18 @@ describe('parseBenchArgs', () => {
       scale: 1,
       repetitions: 5,
       only: ['discovery', 'discovery-ca', 'sanitize', 'call-tool', 'map-image', 'image-copy'],
+      wires: ['2025-11-25', '2026-07-28'],
     });
-    expect(parseBenchArgs(['--json', '--only=sanitize,map-image', '--scale=0.5', '--reps=3'])).toEqual({
+    expect(parseBenchArgs(['--json', '--only=sanitize,map-image', '--scale=0.5', '--reps=3', '--wire=2026-07-28'])).toEqual({
       json: true,
       only: ['sanitize', 'map-image'],
+      wires: ['2026-07-28'],
       scale: 0.5,
       repetitions: 3,
       help: false,
     });
+    expect(parseBenchArgs(['--wire', '2026-07-28,2025-11-25']).wires).toEqual(['2025-11-25', '2026-07-28']);
+    expect(() => parseBenchArgs(['--wire=2024-11-05'])).toThrow(/unknown wire 2024-11-05/);
     expect(() => parseBenchArgs(['--only=nope'])).toThrow(/unknown benchmark nope/);
     expect(() => parseBenchArgs(['--scale=0'])).toThrow(/--scale/);
     expect(() => parseBenchArgs(['--reps=1.5'])).toThrow(/--reps/);

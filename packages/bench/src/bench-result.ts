@@ -11,7 +11,7 @@ export interface BenchSide {
   readonly cpuUs: number;
 }
 
-/** A goal a comparison is held to (printed, never enforced by the exit code). */
+/** A goal a comparison is held to: `pnpm bench` prints FAIL and exits 1 when a median ratio is above it. */
 export interface BenchGoal {
   /** Highest acceptable median wall-time ratio. */
   readonly wallRatio?: number;
@@ -40,6 +40,8 @@ export interface BenchResult {
   readonly control?: BenchSide;
   /** Name of the ratio (`toolhost/sdk`). */
   readonly ratioName: string;
+  /** The MCP revision every side negotiated, checked in every repetition (process benchmarks only). */
+  readonly revision?: string;
   /** Repetitions that ran. */
   readonly repetitions: number;
   /** Per-repetition wall-time ratio subject/baseline: median and spread. Above 1 means toolhost is slower. */
@@ -102,12 +104,14 @@ export function toBenchResult(params: {
   readonly summary: RepetitionSummary;
   readonly goal?: BenchGoal;
   readonly notes?: readonly string[];
+  readonly revision?: string;
 }): BenchResult {
   const { summary, labels, goal } = params;
   return {
     id: params.id,
     description: params.description,
     ratioName: params.ratioName,
+    ...(params.revision ? { revision: params.revision } : {}),
     repetitions: summary.repetitions,
     subject: { label: labels.subject, ...summary.subject },
     baseline: { label: labels.baseline, ...summary.baseline },

@@ -1,8 +1,9 @@
 // The `pnpm bench` command: runs every benchmark in repetitions and prints one table (or JSON with --json).
-// PASS/FAIL is printed, not enforced: the exit code is 1 only when a benchmark could not be measured.
-import { formatDuration, formatReport } from './format-report.js';
+// It checks its own goals: the exit code is 1 when a goal is missed, a check fails or a benchmark
+// could not be measured (a wire that negotiated another revision than its row claims among them).
+import { formatDuration, formatReport, goalsLine } from './format-report.js';
 import { BENCH_USAGE, parseBenchArgs, type BenchArgs } from './parse-bench-args.js';
-import { runBenchmarks } from './run-benchmarks.js';
+import { reportProblems, runBenchmarks } from './run-benchmarks.js';
 
 async function main(): Promise<number> {
   let args: BenchArgs;
@@ -20,11 +21,18 @@ async function main(): Promise<number> {
     only: args.only,
     scale: args.scale,
     repetitions: args.repetitions,
-    onStart: (name) => process.stderr.write(`running ${name}... `),
+    wires: args.wires,
+    onStart: (name, wire) => process.stderr.write(`running ${name}${wire ? ` on ${wire}` : ''}... `),
     onEnd: (_name, durationMs) => console.error(formatDuration(durationMs)),
   });
-  console.log(args.json ? JSON.stringify(report, null, 2) : formatReport(report));
-  return report.failures.length > 0 ? 1 : 0;
+  const problems = reportProblems(report);
+  if (args.json) {
+    console.log(JSON.stringify({ ...report, goals: { pass: problems.length === 0, problems } }, null, 2));
+    console.error(goalsLine(report));
+  } else {
+    console.log(formatReport(report));
+  }
+  return problems.length > 0 ? 1 : 0;
 }
 
 main().then(

@@ -1,5 +1,5 @@
 import type { BenchResult, CheckResult } from './bench-result.js';
-import type { BenchReport } from './run-benchmarks.js';
+import { reportProblems, type BenchReport } from './run-benchmarks.js';
 import type { Spread } from './summarize.js';
 
 /** A time in milliseconds with a unit that keeps 3-4 significant digits (`1.23 µs`, `45.6 ms`, `1.20 s`). */
@@ -26,6 +26,7 @@ export function formatSpread(spread: Spread): string {
 const HEADER = [
   'benchmark',
   'reps',
+  'negotiated',
   'wall ratio (min-max)',
   'cpu ratio (min-max)',
   'control wall / cpu',
@@ -48,6 +49,7 @@ export function resultRow(result: BenchResult): string[] {
   return [
     result.id,
     String(result.repetitions),
+    result.revision ?? '-',
     formatSpread(result.wallRatio),
     formatSpread(result.cpuRatio),
     control,
@@ -59,7 +61,7 @@ export function resultRow(result: BenchResult): string[] {
 
 /** The table row of a check. */
 export function checkRow(check: CheckResult): string[] {
-  return [check.id, '-', '-', '-', '-', '-', '-', `${check.verdict.pass ? 'PASS' : 'FAIL'} ${check.verdict.detail}`];
+  return [check.id, '-', '-', '-', '-', '-', '-', '-', `${check.verdict.pass ? 'PASS' : 'FAIL'} ${check.verdict.detail}`];
 }
 
 function pad(cells: readonly string[], widths: readonly number[]): string {
@@ -69,10 +71,19 @@ function pad(cells: readonly string[], widths: readonly number[]): string {
     .trimEnd();
 }
 
+/** The last line of the report: `GOALS: PASS (...)` or `GOALS: FAIL (...)` with every problem. */
+export function goalsLine(report: BenchReport): string {
+  const problems = reportProblems(report);
+  const judged = report.results.filter((result) => result.verdict).length + report.checks.length;
+  if (problems.length === 0) return `GOALS: PASS (${judged} of ${judged} goals and checks met, every wire as claimed)`;
+  return `GOALS: FAIL (${problems.length} problem${problems.length === 1 ? '' : 's'}; exit code 1)\n${problems.map((problem) => `  FAIL ${problem}`).join('\n')}`;
+}
+
 /**
- * The human-readable report: one table with a row per benchmark (median ratio over
- * repetitions with its range, CPU ratio, control ratio, per-run wall and CPU time of both sides,
- * verdict), then what the columns mean, the notes and anything not measured.
+ * The human-readable report: one table with a row per benchmark (negotiated revision, median
+ * ratio over repetitions with its range, CPU ratio, control ratio, per-run wall and CPU time of
+ * both sides, verdict), then what the columns mean, the notes, anything not measured, and the
+ * {@link goalsLine}.
  */
 export function formatReport(report: BenchReport): string {
   const rows = [...report.results.map(resultRow), ...report.checks.map(checkRow)];
@@ -91,13 +102,17 @@ export function formatReport(report: BenchReport): string {
     ...rows.map((row) => pad(row, widths)),
     '',
     'ratios: subject/baseline (toolhost/sdk, sanitize/clone, map/decode), median over repetitions (range); above 1 the subject is slower.',
+    'negotiated: the MCP revision every host and raw SDK client of the row negotiated, checked in every repetition (a mismatch is NOT MEASURED).',
     'wall: per repetition, median of per-round ratios; cpu: per repetition, CPU time of the bench process (child processes not counted).',
-    'control: a second SDK client on its own server process against the baseline (same code both sides): the noise floor.',
+    'control: a second raw SDK side on its own server processes against the baseline (same code both sides): the noise floor.',
     'subject/baseline wall, cpu: median wall time and CPU time per run over the repetitions (so they need not divide to the ratio).',
-    'PASS/FAIL is informational: the exit code ignores it (1 only when something could not be measured).',
+    'goals are on the median wall ratio; a missed goal, a failed check or anything not measured makes the exit code 1.',
   ];
   const notes = [...report.results, ...report.checks].flatMap((entry) => (entry.notes ?? []).map((note) => `  ${entry.id}: ${note}`));
   if (notes.length > 0) lines.push('', 'notes:', ...[...new Set(notes)]);
-  for (const failure of report.failures) lines.push(`NOT MEASURED ${failure.benchmark}: ${failure.message}`);
+  for (const failure of report.failures) {
+    lines.push(`NOT MEASURED ${failure.benchmark}${failure.wire ? ` (${failure.wire})` : ''}: ${failure.message}`);
+  }
+  lines.push('', goalsLine(report));
   return lines.join('\n');
 }

@@ -1,36 +1,42 @@
-// The SDK side of the per-call benchmark, alone in this file so it can be swapped for another SDK
-// version: @modelcontextprotocol/sdk v1 `Client` + `StdioClientTransport`, used directly.
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+// The raw v2 SDK side of the per-call benchmark: a `Client` from `@modelcontextprotocol/client`
+// used directly (see sdk-baseline-client.ts for how it is built and connected).
+import { connectSdkClient } from './sdk-baseline-client.js';
+import type { StdioServerEntry } from './wires.js';
 
-/** A connected SDK client on its own child process of the echo fixture. */
+/** A connected raw SDK client on its own child process of the echo fixture. */
 export interface SdkEchoClient {
+  /** The revision the client negotiated. */
+  readonly protocolVersion: string | undefined;
   /** One `tools/call` of `echo` with the message; throws unless the answer is that message. */
   call(): Promise<void>;
   /** Close the client and end its child process. */
   close(): Promise<void>;
 }
 
+function textOf(content: unknown): string | undefined {
+  const part = (content as Array<{ type: string; text?: unknown }>).find((candidate) => candidate.type === 'text');
+  return typeof part?.text === 'string' ? part.text : undefined;
+}
+
 /**
- * Start the stdio server `node <bin>` with the SDK's defaults (its own small child
- * environment) and connect an SDK `Client` to it.
+ * Start the stdio server of `entry` and connect a raw SDK `Client` to it with toolhost's version
+ * negotiation, then list its tools once (as a host's discovery does before the first call) and
+ * check `echo` is there.
  */
-export async function connectSdkEchoClient(bin: string, message: string): Promise<SdkEchoClient> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [bin], stderr: 'pipe' });
-  transport.stderr?.on('data', () => undefined); // drain the ready line
-  const client = new Client({ name: 'toolhost-bench', version: '0.0.0' }, { capabilities: {} });
+export async function connectSdkEchoClient(entry: StdioServerEntry, message: string): Promise<SdkEchoClient> {
+  const client = await connectSdkClient(entry);
   try {
-    await client.connect(transport);
+    const { tools } = await client.listTools();
+    if (!tools.some((tool) => tool.name === 'echo')) throw new Error('the SDK client did not list the echo tool');
   } catch (error) {
     await client.close().catch(() => undefined);
     throw error;
   }
   return {
+    protocolVersion: client.getNegotiatedProtocolVersion(),
     async call() {
       const result = await client.callTool({ name: 'echo', arguments: { message } });
-      const content = result.content as Array<{ type: string; text?: unknown }>;
-      const text = content.find((part) => part.type === 'text')?.text;
-      if (result.isError === true || text !== message) throw new Error('SDK client.callTool did not echo the message');
+      if (result.isError === true || textOf(result.content) !== message) throw new Error('SDK client.callTool did not echo the message');
     },
     close: () => client.close(),
   };

@@ -1,29 +1,47 @@
-// The SDK side of the discovery benchmark, alone in this file so it can be swapped for another SDK
-// version: @modelcontextprotocol/sdk v1 `Client` + `StdioClientTransport`, used directly.
-import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client } from '@modelcontextprotocol/client';
+// The raw v2 SDK side of the discovery benchmark: one `Client` from `@modelcontextprotocol/client`
+// per server, used directly (see sdk-baseline-client.ts for how it is built and connected).
+import type { Client, McpSubscription } from '@modelcontextprotocol/client';
+import { connectSdkClient } from './sdk-baseline-client.js';
+import type { StdioServerEntry } from './wires.js';
 
-const CLIENT_INFO = { name: 'toolhost-bench', version: '0.0.0' };
-
-/** The environment the SDK gives a stdio child when the caller passes none. */
-export function sdkDefaultChildEnvironment(): Record<string, string> {
-  return getDefaultEnvironment();
+/** What one raw discovery run saw: the revision each client negotiated, in server order. */
+export interface SdkDiscovery {
+  readonly protocolVersions: ReadonlyArray<string | undefined>;
 }
 
 /**
- * Discovery with the SDK alone, with its defaults: start `node <bin>` once per name in parallel,
- * connect, list tools, prompts, resources and resource templates, then close every client.
+ * What `@toolhost/discovery` does on a 2026-07-28 connection before it lists anything: one
+ * `subscriptions/listen` stream for the `listChanged` kinds the server declares (2025-era
+ * servers send list_changed unasked, so there is nothing to open there).
  */
-export async function discoverWithSdk(names: readonly string[], bin: string): Promise<void> {
+async function listenLikeDiscovery(client: Client): Promise<McpSubscription | undefined> {
+  const capabilities = client.getServerCapabilities();
+  const filter = {
+    ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
+    ...(capabilities?.prompts?.listChanged ? { promptsListChanged: true } : {}),
+    ...(capabilities?.resources?.listChanged ? { resourcesListChanged: true } : {}),
+  };
+  if (client.getProtocolEra() !== 'modern' || Object.keys(filter).length === 0) return undefined;
+  return client.listen(filter);
+}
+
+/**
+ * Discovery with raw SDK clients: for every entry in parallel, connect a new `Client` (toolhost's
+ * version negotiation, SDK defaults otherwise), open the list-change subscription where toolhost
+ * does, list every page of tools, prompts, resources and resource templates the server declares
+ * (the SDK's `list*()` skip an undeclared capability), check tools came back; then close every
+ * subscription and client (which ends the child processes).
+ */
+export async function discoverWithSdk(entries: readonly StdioServerEntry[]): Promise<SdkDiscovery> {
   const clients: Client[] = [];
+  const subscriptions: McpSubscription[] = [];
   try {
-    await Promise.all(
-      names.map(async () => {
-        const transport = new StdioClientTransport({ command: process.execPath, args: [bin], stderr: 'pipe' });
-        transport.stderr?.on('data', () => undefined); // drain the ready line
-        const client = new Client(CLIENT_INFO, { capabilities: {} });
+    const protocolVersions = await Promise.all(
+      entries.map(async (entry) => {
+        const client = await connectSdkClient(entry);
         clients.push(client);
-        await client.connect(transport);
+        const subscription = await listenLikeDiscovery(client);
+        if (subscription) subscriptions.push(subscription);
         const [tools] = await Promise.all([
           client.listTools(),
           client.listPrompts(),
@@ -31,9 +49,12 @@ export async function discoverWithSdk(names: readonly string[], bin: string): Pr
           client.listResourceTemplates(),
         ]);
         if (tools.tools.length === 0) throw new Error('SDK discovery found no tools');
+        return client.getNegotiatedProtocolVersion();
       }),
     );
+    return { protocolVersions };
   } finally {
-    await Promise.all(clients.map((client) => client.close()));
+    await Promise.all(subscriptions.map((subscription) => subscription.close().catch(() => undefined)));
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
   }
 }
