@@ -252,6 +252,10 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       serverName,
       adapter: this.adapter,
       hooks: ui,
+      // Elicitation is offered only when there is someone to ask: without a hook a server learns
+      // it cannot elicit (and can fall back) instead of every elicitation being cancelled.
+      elicitationForm: ui.elicit !== undefined,
+      elicitationUrl: ui.elicit !== undefined,
       roots: this.#rootsController,
       onLog: (event) => events.emit('server-log', event),
       onResourceUpdated: (event) => events.emit('resource-update', event),

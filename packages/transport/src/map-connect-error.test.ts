@@ -1,5 +1,5 @@
-import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import { startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
+import { Client, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { fixtureBinPath, startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport } from './connect-transport.js';
 import { isAuthRequiredError } from './map-connect-error.js';
@@ -71,5 +71,27 @@ describe('mapConnectError', () => {
     expect(isAuthRequiredError(Object.assign(new Error('y'), { code: 'AUTH_REQUIRED' }))).toBe(true);
     expect(isAuthRequiredError(Object.assign(new Error('z'), { code: 'REFRESH_FAILED' }))).toBe(false);
     expect(isAuthRequiredError({ code: 'AUTH_REQUIRED' })).toBe(false);
+  });
+});
+
+describe('revision mismatch after a slow version probe', () => {
+  it('tells the user to pin the revision both speak when the server answered the probe too late', async () => {
+    // The probe waits 300 ms; the 2026-07-28-only server starts after 1 s, then refuses the older handshake.
+    const client = new Client(
+      { name: 'slow-probe-test', version: '1.0.0' },
+      { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 300 } } },
+    );
+    const config = { command: process.execPath, args: [fixtureBinPath('basic'), '--era=modern', '--startup-delay-ms=1000'] };
+    const error = await connectTransport({ serverName: 'slow', config, client, timeout: 10_000 }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(TransportError.isInstance(error) && error.code).toBe('PROTOCOL_VERSION_MISMATCH');
+    const message = (error as TransportError).message;
+    expect(message).toContain("MCP server 'slow'");
+    expect(message).toContain('it speaks 2026-07-28');
+    expect(message).toContain('pin "protocolVersion": "2026-07-28" in the entry');
+    expect(message).toContain('did not answer the version probe (server/discover) in time');
+    expect(message).not.toContain('share no revision');
   });
 });

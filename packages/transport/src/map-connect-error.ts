@@ -1,3 +1,4 @@
+import { MCP_PROTOCOL_VERSIONS } from '@toolhost/config';
 import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
 import type { TransportHandle } from './transport-options.js';
 import { TransportError } from './transport-error.js';
@@ -103,9 +104,13 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
   if (mismatch) {
     const asked = mismatch.requested ?? 'the revisions this client offered';
     const speaks = mismatch.supported.length > 0 ? `it speaks ${mismatch.supported.join(', ')}` : 'it did not offer it';
+    const shared = mismatch.supported.find((version) => (MCP_PROTOCOL_VERSIONS as readonly string[]).includes(version));
     const fix = context.protocolVersion
       ? `remove "protocolVersion" from the entry to negotiate${mismatch.supported[0] ? `, or pin "${mismatch.supported[0]}"` : ''}`
-      : 'the server and this client share no revision; update one of them';
+      : shared
+        ? // Both speak it, yet the older handshake was tried: the server did not answer the version probe in time.
+          `pin "protocolVersion": "${shared}" in the entry: this client speaks it too, but the server did not answer the version probe (server/discover) in time (a slow start), so the older handshake was tried`
+        : 'the server and this client share no revision; update one of them';
     return new TransportError({
       code: 'PROTOCOL_VERSION_MISMATCH',
       message: `${where} does not speak MCP ${asked}: ${speaks}. To connect, ${fix}.${note}`,
