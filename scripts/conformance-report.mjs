@@ -36,7 +36,8 @@ if (expectedFile) {
       continue;
     }
     const [, scenario, reason] = match;
-    if (!extensions.has(scenario)) problems.push(`expected failure "${scenario}" is not an extension scenario of this suite; only extensions may be listed`);
+    if (!extensions.has(scenario))
+      problems.push(`expected failure "${scenario}" is not an extension scenario of this suite; only extensions may be listed`);
     expected.set(scenario, reason);
   }
 }
@@ -70,11 +71,13 @@ for (const scenario of scenarios) {
   for (const status of Object.keys(totals)) totals[status] += count(checks, status);
   const reasons = [];
   if (!resultDir) reasons.push('no checks recorded (scenario not run or skipped)');
-  else if (count(checks, 'SUCCESS') === 0 && count(checks, 'FAILURE') === 0) reasons.push('no check succeeded (every check skipped: the client never exercised the scenario)');
+  else if (count(checks, 'SUCCESS') === 0 && count(checks, 'FAILURE') === 0)
+    reasons.push('no check succeeded (every check skipped: the client never exercised the scenario)');
   if (exitCode !== 0) {
     const bad = checks.filter((check) => check.status === 'FAILURE' || check.status === 'WARNING');
     for (const check of bad) reasons.push(`${check.status} ${check.id}: ${check.errorMessage ?? check.description}`);
-    if (bad.length === 0) reasons.push(`runner exited ${exitCode ?? '(none)'} (client exit status, timeout or runner error; see ${base}.log)`);
+    if (bad.length === 0)
+      reasons.push(`runner exited ${exitCode ?? '(none)'} (client exit status, timeout or runner error; see ${base}.log)`);
   }
   const ok = reasons.length === 0;
   const reason = expected.get(scenario);

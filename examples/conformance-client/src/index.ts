@@ -18,7 +18,8 @@ const rawContext = process.env.MCP_CONFORMANCE_CONTEXT;
 const context = rawContext ? (JSON.parse(rawContext) as Record<string, unknown>) : undefined;
 const rawVersion = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 const protocolVersion = requestedProtocolVersion(rawVersion);
-if (rawVersion !== undefined && protocolVersion === undefined) log(`ignoring MCP_CONFORMANCE_PROTOCOL_VERSION=${JSON.stringify(rawVersion)}: not a dated revision`);
+if (rawVersion !== undefined && protocolVersion === undefined)
+  log(`ignoring MCP_CONFORMANCE_PROTOCOL_VERSION=${JSON.stringify(rawVersion)}: not a dated revision`);
 if (protocolVersion) log(`MCP ${protocolVersion} requested: pinned in the server entry`);
 
 runScenario({ serverUrl, scenario, log, ...(context ? { context } : {}), ...(protocolVersion ? { protocolVersion } : {}) }).then(

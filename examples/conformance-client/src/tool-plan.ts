@@ -53,7 +53,9 @@ export function withoutNullOptionals(args: Record<string, unknown>, schema: Read
 }
 
 /** `toolCalls` of the runner's context (`MCP_CONFORMANCE_CONTEXT`): the exact calls a scenario wants, in order. */
-function contextToolCalls(context: Readonly<Record<string, unknown>> | undefined): { name: string; arguments: Record<string, unknown> }[] | undefined {
+function contextToolCalls(
+  context: Readonly<Record<string, unknown>> | undefined,
+): { name: string; arguments: Record<string, unknown> }[] | undefined {
   const raw = context?.toolCalls;
   if (!Array.isArray(raw)) return undefined;
   return raw.map((entry, index) => {

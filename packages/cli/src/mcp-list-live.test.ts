@@ -48,7 +48,9 @@ describe('toolhost mcp list: live status', () => {
     const lines = result.stdout.split('\n');
     expect(lines.slice(0, 2)).toEqual(['Configured MCP servers:', '']);
     expect(lines).toContain(`✓ stdio: ${process.execPath} ${fixtureBinPath('basic')} (stdio) - Connected (MCP 2025-11-25) [project]`);
-    expect(lines).toContain(`✓ modern: ${process.execPath} ${fixtureBinPath('basic')} --era=modern (stdio) - Connected (MCP 2026-07-28) [project]`);
+    expect(lines).toContain(
+      `✓ modern: ${process.execPath} ${fixtureBinPath('basic')} --era=modern (stdio) - Connected (MCP 2026-07-28) [project]`,
+    );
     expect(lines).toContain(`✓ remote: ${http.url} (http) - Connected (MCP 2025-11-25) [project]`);
     expect(lines).toContain(`✓ events: ${sse.url} (sse) - Connected (MCP 2025-11-25) [project]`);
     const missing = lines.indexOf('✗ missing: toolhost-no-such-command-xyz --serve (stdio) - Disconnected [project]');

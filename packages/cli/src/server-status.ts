@@ -79,7 +79,8 @@ export async function collectServerStatuses(settings: LoadedSettings, check?: Se
         state: 'disconnected',
         reason: error instanceof Error ? error.message : String(error),
       }));
-      if (result.state === 'connected') return { server, status: 'connected', ...(result.protocolVersion ? { protocolVersion: result.protocolVersion } : {}) };
+      if (result.state === 'connected')
+        return { server, status: 'connected', ...(result.protocolVersion ? { protocolVersion: result.protocolVersion } : {}) };
       return { server, status: 'disconnected', reason: result.reason, needsAuthentication: result.needsAuthentication === true };
     }),
   );

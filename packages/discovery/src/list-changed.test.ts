@@ -80,8 +80,16 @@ describe('2026-07-28: subscriptions/listen and cache hints', () => {
 
   it('reads a list again when its ttlMs runs out, even without a notification; never without a hint', async () => {
     const fixture = stdioFixture('list-changed');
-    const silent = (ttl: number) => ({ ...fixture, args: [...(fixture.args ?? []), '--era=modern', '--silent-changes', `--list-ttl-ms=${ttl}`] });
-    const manager = createManager({ servers: [{ name: 'hinted', config: silent(1_000) }, { name: 'unhinted', config: silent(0) }] });
+    const silent = (ttl: number) => ({
+      ...fixture,
+      args: [...(fixture.args ?? []), '--era=modern', '--silent-changes', `--list-ttl-ms=${ttl}`],
+    });
+    const manager = createManager({
+      servers: [
+        { name: 'hinted', config: silent(1_000) },
+        { name: 'unhinted', config: silent(0) },
+      ],
+    });
     await manager.discoverAll();
     await manager.callTool('change-tools', {});
     await manager.callTool('unhinted__change-tools', {});

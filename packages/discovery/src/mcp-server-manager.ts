@@ -77,7 +77,9 @@ export class McpServerManager {
     this.resourceTemplates = this.#registries.resourceTemplates;
     const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#connector = new ServerConnector({
-      createClient: options.createClient ?? ((_name, config) => new Client({ ...clientInfo }, { capabilities: {}, ...versionNegotiationOptions(config) })),
+      createClient:
+        options.createClient ??
+        ((_name, config) => new Client({ ...clientInfo }, { capabilities: {}, ...versionNegotiationOptions(config) })),
       transportOptions: options.transportOptions,
       reconnect: resolveReconnectOptions(options.reconnect),
       maxPages: options.maxPages,
