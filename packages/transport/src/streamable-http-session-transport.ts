@@ -250,7 +250,11 @@ export class StreamableHttpSessionTransport implements Transport {
     if (this.#closing || end.method !== 'POST' || end.resumable) return;
     // Let the SDK finish parsing what the stream delivered before deciding an answer is missing.
     setTimeout(() => {
-      const lost = end.requestIds.filter((id) => this.#outstanding.has(id));
+      // A request sent with its own stream-end handler (the SDK's `subscriptions/listen`) is the SDK's to reopen.
+      const lost = end.requestIds.filter((id) => {
+        const request = this.#outstanding.get(id);
+        return request !== undefined && request.options?.onRequestStreamEnd === undefined;
+      });
       if (lost.length === 0 || this.#closing) return;
       if (!isModernRevision(this.#protocolVersion)) {
         this.#lost('it dropped the connection before answering a request', undefined);
