@@ -143,7 +143,7 @@ export class ServerConnector {
       for (const kind of state.pendingListChanges) state.refreshers.get(kind)?.trigger();
       state.pendingListChanges.clear();
     } catch (caught) {
-      const error = this.#toDiscoveryError(state, abort.signal.aborted ? abort.signal.reason : caught);
+      const error = this.#toDiscoveryError(state, abort.signal.aborted ? explainAbort(abort.signal.reason, caught) : caught);
       if (session) {
         state.lastStderr = session.stderrTail();
         await session.close();
@@ -269,4 +269,26 @@ export class ServerConnector {
       cause: error,
     });
   }
+}
+
+/**
+ * The reason a connection attempt was aborted with, plus, when a layer below said what was still
+ * pending at that moment (an error in `caught`'s cause chain whose cause is `reason`, such as a
+ * legacy SSE server that never sent its `endpoint` event), that explanation in the message.
+ */
+function explainAbort(reason: unknown, caught: unknown): unknown {
+  let current: unknown = caught;
+  for (let depth = 0; depth < 5 && current instanceof Error; depth++) {
+    if (current.cause === reason && current !== reason) {
+      if (!DiscoveryError.isInstance(reason)) return current;
+      return new DiscoveryError({
+        code: reason.code,
+        message: `${reason.message} ${current.message}`,
+        ...(reason.serverName !== undefined ? { serverName: reason.serverName } : {}),
+        cause: current,
+      });
+    }
+    current = current.cause;
+  }
+  return reason;
 }

@@ -4,6 +4,7 @@ import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { createSseTransport, createTransport } from './create-transport.js';
 import { httpStatusOf, mapConnectError, versionMismatchOf } from './map-connect-error.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
+import { TransportError } from './transport-error.js';
 import type { TransportHandle, TransportOptions } from './transport-options.js';
 
 /** HTTP statuses of the initialize POST that mean "try legacy SSE" (never 401/403). */
@@ -63,7 +64,10 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
     } catch (error) {
       await client.close().catch(() => undefined);
       await handle.close().catch(() => undefined);
-      return options.signal?.aborted ? options.signal.reason : error;
+      const reason: unknown = options.signal?.reason;
+      // Keep an error that says what was pending when the attempt was stopped (its cause is the reason).
+      if (options.signal?.aborted && !(error instanceof Error && error.cause === reason && reason !== undefined)) return reason;
+      return error;
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
     }
@@ -80,7 +84,9 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
     },
   });
 
-  const first = createTransport(config, options);
+  const sseOptions = { endpointTimeoutMs: timeoutMs, signal: options.signal };
+  const first =
+    target.kind === 'sse' ? createSseTransport({ url: target.url, config, ...sseOptions }, options) : createTransport(config, options);
   const error = await attempt(first);
   if (error === undefined) return connected(first, false);
   const status = httpStatusOf(error);
@@ -89,9 +95,11 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
   if (mismatch || target.kind !== 'http' || !target.detectSse || status === undefined || !SSE_FALLBACK_STATUSES.includes(status)) {
     throw mapConnectError(error, { ...context, handle: first });
   }
-  const sse = createSseTransport({ url: target.url, config }, options);
+  const sse = createSseTransport({ url: target.url, config, ...sseOptions }, options);
   const sseError = await attempt(sse);
   if (sseError === undefined) return connected(sse, true);
+  // Stopped while the fallback waited (for its `endpoint` event): that is what the user needs to know.
+  if (options.signal?.aborted && TransportError.isInstance(sseError) && sseError.cause === options.signal.reason) throw sseError;
   const reason = sseError instanceof Error ? sseError.message : String(sseError);
   throw mapConnectError(error, { ...context, handle: first, note: `Legacy SSE fallback also failed: ${reason}.` });
 }

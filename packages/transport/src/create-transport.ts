@@ -1,5 +1,6 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
+import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { createHttpFetch, type HttpObservations } from './create-http-fetch.js';
 import { LegacySseTransport } from './legacy-sse-transport.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
@@ -14,8 +15,20 @@ function mergedRequestInit(config: McpServerConfig, requestInit: RequestInit | u
   return { ...requestInit, headers: Object.fromEntries(headers.entries()) };
 }
 
-/** Builds the legacy HTTP+SSE transport for `url` (also used by the Streamable HTTP fallback). */
-export function createSseTransport({ url, config }: { url: URL; config: McpServerConfig }, options: TransportOptions): TransportHandle {
+/**
+ * Builds the legacy HTTP+SSE transport for `url` (also used by the Streamable HTTP fallback).
+ * Its `start()` waits for the `endpoint` event at most `endpointTimeoutMs`
+ * (default: the entry's `timeout`) and stops when `signal` aborts.
+ */
+export function createSseTransport(
+  {
+    url,
+    config,
+    endpointTimeoutMs,
+    signal,
+  }: { url: URL; config: McpServerConfig; endpointTimeoutMs?: number; signal?: AbortSignal | undefined },
+  options: TransportOptions,
+): TransportHandle {
   const observations: HttpObservations = {};
   const transport = new LegacySseTransport(
     url,
@@ -24,7 +37,12 @@ export function createSseTransport({ url, config }: { url: URL; config: McpServe
       fetch: createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations, rewriteGetNotFound: false }),
       ...(options.authProvider ? { authProvider: options.authProvider } : {}),
     },
-    { serverName: options.serverName, observations },
+    {
+      serverName: options.serverName,
+      observations,
+      endpointTimeoutMs: endpointTimeoutMs ?? config.timeout ?? DEFAULT_MCP_TIMEOUT_MS,
+      signal,
+    },
   );
   return {
     transport,
@@ -40,8 +58,9 @@ export function createSseTransport({ url, config }: { url: URL; config: McpServe
  * Builds the transport for one `mcpServers` entry without connecting it:
  * `httpUrl` → Streamable HTTP; `url` + `type: 'sse'` → SSE; `url` + `type: 'http'` or no type →
  * Streamable HTTP (use `connectTransport` for the SSE fallback); `command` → stdio.
- * The stdio child gets the inherited environment without secret-looking variables, plus the
- * entry's `env` (never removed); its stderr is kept in `stderr`.
+ * The stdio child inherits only an allowlist of variables (see `sanitizeEnvironment`: no
+ * `NODE_OPTIONS`, `LD_PRELOAD` or secrets), plus the entry's `env` (never removed); it runs in
+ * its own process group on POSIX; its stderr is kept in `stderr`.
  * @throws TransportError `INVALID_CONFIG` for an entry without a usable transport.
  * @example
  * const { transport } = createTransport({ command: 'node', args: ['server.js'] }, { serverName: 'demo' });

@@ -21,20 +21,41 @@ describe('sanitizeEnvironment', () => {
     UNDEFINED: undefined,
   };
 
-  it('removes secret-looking names and values but keeps the basics', () => {
+  it('keeps only the listed basics: secrets and everything else stay out', () => {
     expect(sanitizeEnvironment(env)).toEqual({
       PATH: '/usr/bin',
       HOME: '/home/u',
       LANG: 'C.UTF-8',
       SSL_CERT_FILE: '/etc/ssl/cert.pem',
-      EDITOR: 'vim',
     });
   });
 
+  it('drops code-loading variables, keeps LC_* and drops a listed proxy with a password', () => {
+    const result = sanitizeEnvironment({
+      PATH: '/bin',
+      NODE_OPTIONS: '--require=/tmp/x.js',
+      LD_PRELOAD: '/tmp/x.so',
+      DYLD_INSERT_LIBRARIES: '/tmp/x.dylib',
+      LC_ALL: 'C.UTF-8',
+      HTTPS_PROXY: 'http://user:hunter2@proxy:8080',
+      NO_PROXY: 'localhost',
+    });
+    expect(result).toEqual({ PATH: '/bin', LC_ALL: 'C.UTF-8', NO_PROXY: 'localhost' });
+  });
+
+  it('compares names without case on Windows only', () => {
+    expect(sanitizeEnvironment({ Path: 'C:\\bin', SystemRoot: 'C:\\Windows', Node_Options: 'x' }, { platform: 'win32' })).toEqual({
+      Path: 'C:\\bin',
+      SystemRoot: 'C:\\Windows',
+    });
+    expect(sanitizeEnvironment({ SystemRoot: 'C:\\Windows' }, { platform: 'linux' })).toEqual({});
+  });
+
   it('honours allow and block lists', () => {
-    const result = sanitizeEnvironment(env, { allow: ['GITHUB_TOKEN'], block: ['EDITOR'] });
+    const result = sanitizeEnvironment(env, { allow: ['GITHUB_TOKEN', 'EDITOR'], block: ['HOME'] });
     expect(result.GITHUB_TOKEN).toBe('x');
-    expect(result).not.toHaveProperty('EDITOR');
+    expect(result.EDITOR).toBe('vim');
+    expect(result).not.toHaveProperty('HOME');
   });
 
   it('does not mutate its input', () => {

@@ -1,6 +1,10 @@
 /**
- * Variable names always passed to a stdio server, even when they look like secrets
- * (they are needed to find programs, home folders, locales and temp folders).
+ * The variable names a stdio server inherits from the host (besides `LC_*`, see
+ * {@link INHERITED_ENV_NAME_PATTERN}, and the names given in `allow`): what is needed to find
+ * programs, home and temp folders, the locale, the terminal, certificates and proxies. Nothing
+ * else is inherited: in particular not `NODE_OPTIONS`, `LD_PRELOAD`, `DYLD_*` or
+ * `PYTHONSTARTUP`, which would run code inside the server. An entry's own `env` can still set
+ * any of them. On Windows names are compared without regard to case.
  */
 export const ALWAYS_INHERITED_ENV_VARS: readonly string[] = [
   'PATH',
@@ -34,47 +38,77 @@ export const ALWAYS_INHERITED_ENV_VARS: readonly string[] = [
   'PROGRAMFILES',
   'PROCESSOR_ARCHITECTURE',
   'USERNAME',
+  'XDG_RUNTIME_DIR',
+  'XDG_CONFIG_HOME',
+  'XDG_DATA_HOME',
+  'XDG_CACHE_HOME',
+  'HTTP_PROXY',
+  'HTTPS_PROXY',
+  'NO_PROXY',
+  'ALL_PROXY',
+  'http_proxy',
+  'https_proxy',
+  'no_proxy',
+  'all_proxy',
 ];
 
+/** Inherited names matched by pattern rather than listed: the locale categories `LC_*`. */
+export const INHERITED_ENV_NAME_PATTERN = /^LC_[A-Z_]+$/;
+
 /**
- * Names removed from the inherited environment: anything containing TOKEN, SECRET, PASSWORD,
- * PASSWD, KEY, AUTH, CREDENTIAL, CREDS, PRIVATE, CERT or COOKIE (any case), plus
- * variables that hold connection strings or account ids (`*_URI`/`*_URL` with `DB`/`DATABASE`,
- * `CONNECTION_STRING`, `CLIENT_ID`, `WEBHOOK`, `ACCOUNT_SID`).
+ * Secret-looking names: anything containing TOKEN, SECRET, PASSWORD, PASSWD, KEY, AUTH,
+ * CREDENTIAL, CREDS, PRIVATE, CERT or COOKIE (any case), plus variables that hold connection
+ * strings or account ids (`*_URI`/`*_URL` with `DB`/`DATABASE`, `CONNECTION_STRING`,
+ * `CLIENT_ID`, `WEBHOOK`, `ACCOUNT_SID`). {@link sanitizeEnvironment} no longer needs it (it
+ * inherits only listed names); kept for callers that screen variables themselves.
  */
 export const SECRET_ENV_NAME_PATTERN =
   /TOKEN|SECRET|PASSWORD|PASSWD|KEY|AUTH|CREDENTIAL|CREDS|PRIVATE|CERT|COOKIE|CONNECTION_STRING|CLIENT_ID|WEBHOOK|ACCOUNT_SID|DATABASE_URL|DB_URI|DB_URL/i;
 
-/** Values removed whatever their name: private keys, URLs with a password, well-known token formats, JWTs. */
+/** Values removed whatever their name (unless the name is in `allow`): private keys, URLs with a password, well-known token formats, JWTs. */
 export const SECRET_ENV_VALUE_PATTERN =
   /-----BEGIN [A-Z ]*PRIVATE KEY-----|[a-z][a-z0-9+.-]*:\/\/[^/\s:@]+:[^/\s@]+@|\b(?:ghp|gho|ghu|ghs|ghr|github_pat)_[A-Za-z0-9_]{20,}|\bAIza[0-9A-Za-z_-]{30,}|\bAKIA[0-9A-Z]{16}\b|\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|\b[sr]k_(?:live|test)_[0-9A-Za-z]{20,}|\bxox[abpr]-[0-9A-Za-z-]{10,}|\bsk-[A-Za-z0-9_-]{20,}/;
 
 /** Options of {@link sanitizeEnvironment}. */
 export interface SanitizeEnvironmentOptions {
-  /** Extra names to keep even if they look secret (exact names). */
+  /** Extra names to inherit besides {@link ALWAYS_INHERITED_ENV_VARS} (exact names), whatever their values. */
   allow?: readonly string[];
-  /** Extra names to remove (exact names). */
+  /** Names never inherited, even listed ones (exact names). */
   block?: readonly string[];
+  /** Platform whose name rules apply (Windows: case-insensitive names). @default process.platform */
+  platform?: NodeJS.Platform;
 }
 
 /**
- * Returns a copy of `env` without secret-looking variables, for a stdio child. Names in
- * {@link ALWAYS_INHERITED_ENV_VARS} and `allow` are kept; names matching
- * {@link SECRET_ENV_NAME_PATTERN} or in `block`, values matching {@link SECRET_ENV_VALUE_PATTERN},
- * undefined values and exported shell functions (values starting with `()`) are removed.
+ * Returns the part of `env` a stdio child inherits: only the names in
+ * {@link ALWAYS_INHERITED_ENV_VARS}, `LC_*` and `allow` (an allowlist, so `NODE_OPTIONS`,
+ * `LD_PRELOAD` and the host's secrets stay out). Names in `block`, undefined values, exported
+ * shell functions (values starting with `()`) and, for names not in `allow`, values matching
+ * {@link SECRET_ENV_VALUE_PATTERN} (a proxy URL with a password...) are removed.
  * The server entry's own `env` is added after this step by the caller and is never removed.
+ * @example
+ * sanitizeEnvironment({ PATH: '/usr/bin', NODE_OPTIONS: '--require=x.js', GITHUB_TOKEN: 't' }); // { PATH: '/usr/bin' }
  */
 export function sanitizeEnvironment(
   env: Readonly<Record<string, string | undefined>>,
   options: SanitizeEnvironmentOptions = {},
 ): Record<string, string> {
-  const allow = new Set([...ALWAYS_INHERITED_ENV_VARS, ...(options.allow ?? [])]);
-  const block = new Set(options.block ?? []);
+  const windows = (options.platform ?? globalThis.process?.platform) === 'win32';
+  const key = (name: string): string => (windows ? name.toUpperCase() : name);
+  const listed = new Set(ALWAYS_INHERITED_ENV_VARS.map(key));
+  const allow = new Set((options.allow ?? []).map(key));
+  const block = new Set((options.block ?? []).map(key));
   const result: Record<string, string> = {};
   for (const [name, value] of Object.entries(env)) {
     if (value === undefined || value.startsWith('()')) continue;
-    if (block.has(name)) continue;
-    if (!allow.has(name) && (SECRET_ENV_NAME_PATTERN.test(name) || SECRET_ENV_VALUE_PATTERN.test(value))) continue;
+    const id = key(name);
+    if (block.has(id)) continue;
+    if (allow.has(id)) {
+      result[name] = value;
+      continue;
+    }
+    if (!listed.has(id) && !INHERITED_ENV_NAME_PATTERN.test(id)) continue;
+    if (SECRET_ENV_VALUE_PATTERN.test(value)) continue;
     result[name] = value;
   }
   return result;

@@ -53,13 +53,14 @@ describe('stdio transport', () => {
     expect(where.pid).toBe(connection.pid);
   });
 
-  it('passes the cleaned inherited environment plus the entry env, which is never removed', async () => {
+  it('passes the allowlisted inherited environment plus the entry env, which is never removed', async () => {
     const { client } = await connectFixture('basic', {
       inherited: { PATH: process.env.PATH ?? '', HOME: '/home/test', GITHUB_TOKEN: 'leak', GEMINI_API_KEY: 'leak', COLOR: 'blue' },
       env: { MY_API_KEY: 'explicit', GREETING: 'hi' },
     });
     const seen = JSON.parse(firstText(await client.callTool({ name: 'env', arguments: {} }))) as Record<string, string>;
-    expect(seen).toMatchObject({ HOME: '/home/test', COLOR: 'blue', MY_API_KEY: 'explicit', GREETING: 'hi' });
+    expect(seen).toMatchObject({ HOME: '/home/test', MY_API_KEY: 'explicit', GREETING: 'hi' });
+    expect(seen).not.toHaveProperty('COLOR');
     expect(seen).not.toHaveProperty('GITHUB_TOKEN');
     expect(seen).not.toHaveProperty('GEMINI_API_KEY');
   });

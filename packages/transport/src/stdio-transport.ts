@@ -25,10 +25,17 @@ export interface StdioTransportOptions {
   closeGraceMs?: number;
 }
 
+/** Whether stdio servers get their own process group (every platform but Windows). */
+const USE_PROCESS_GROUPS = process.platform !== 'win32';
+
 /**
  * An MCP client transport over a child process's stdin/stdout. stderr is always piped into
- * `stderr` (never printed). `close()` ends stdin, then sends SIGTERM, then SIGKILL, waiting
- * `closeGraceMs` between steps, and resolves once the process has exited.
+ * `stderr` (never printed). On POSIX the child is started in its own process group (and
+ * session), so that `close()` reaches whatever it started too (`npx`, shell wrappers...).
+ * `close()` ends stdin, then sends SIGTERM, then SIGKILL, to the whole group, waiting
+ * `closeGraceMs` between steps for the group to empty, and resolves once it has, or after
+ * the SIGKILL step (at most about `3 × closeGraceMs`). On Windows there are no process groups:
+ * the signals go to the child only, and a grandchild it started may outlive it.
  */
 export class StdioTransport implements Transport {
   /** See `Transport.onclose`. */
@@ -70,6 +77,8 @@ export class StdioTransport implements Transport {
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,
+      // Own process group (setsid), so close() can signal everything the server started.
+      detached: USE_PROCESS_GROUPS,
     });
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
@@ -100,7 +109,7 @@ export class StdioTransport implements Transport {
     if (!stdin.write(json)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
 
-  /** Ends stdin, then SIGTERM, then SIGKILL; resolves when the process is gone. */
+  /** Ends stdin, then SIGTERM, then SIGKILL (to the process group on POSIX); resolves when all is gone or after the SIGKILL step. */
   close(): Promise<void> {
     const child = this.#child;
     if (!child) {
@@ -113,24 +122,41 @@ export class StdioTransport implements Transport {
 
   async #shutdown(child: ChildProcess): Promise<void> {
     const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    const pid = child.pid;
+    const group = USE_PROCESS_GROUPS && pid !== undefined ? pid : undefined;
     const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
-    const waitExit = (ms: number): Promise<boolean> =>
-      hasExited()
-        ? Promise.resolve(true)
-        : Promise.race([
-            this.#exited.then(() => true),
-            new Promise<boolean>((resolve) => setTimeout(() => resolve(hasExited()), ms).unref()),
-          ]);
+    // Done when the child has exited and (POSIX) nothing is left running in its process group.
+    const isDone = async (): Promise<boolean> => hasExited() && (group === undefined || !(await groupHasLiveMembers(group)));
+    const waitDone = async (ms: number): Promise<boolean> => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        if (await isDone()) return true;
+        const left = deadline - Date.now();
+        if (left <= 0) return false;
+        await Promise.race([this.#exited, new Promise<void>((resolve) => setTimeout(resolve, Math.min(left, 50)).unref())]);
+      }
+    };
+    const signal = (name: NodeJS.Signals): void => {
+      if (group === undefined) {
+        child.kill(name);
+        return;
+      }
+      try {
+        process.kill(-group, name);
+      } catch {
+        // The group is already empty.
+      }
+    };
     try {
       child.stdin?.end();
     } catch {
       // stdin may already be destroyed; the signals below still apply.
     }
-    if (!(await waitExit(grace))) {
-      child.kill('SIGTERM');
-      if (!(await waitExit(grace))) {
-        child.kill('SIGKILL');
-        await waitExit(grace);
+    if (!(await waitDone(grace))) {
+      signal('SIGTERM');
+      if (!(await waitDone(grace))) {
+        signal('SIGKILL');
+        await waitDone(grace);
       }
     }
     child.stdout?.destroy();
@@ -191,4 +217,33 @@ async function assertDirectory(serverName: string, cwd: string): Promise<void> {
       cwd,
     });
   }
+}
+
+/**
+ * Whether process group `group` still has a member that is not a zombie. `kill(-group, 0)`
+ * answers for zombies too (an init that does not reap orphans leaves them), so on Linux the
+ * members are looked up in /proc; elsewhere `kill` is trusted.
+ */
+async function groupHasLiveMembers(group: number): Promise<boolean> {
+  try {
+    process.kill(-group, 0);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
+  }
+  if (process.platform !== 'linux') return true;
+  const { readdir, readFile } = await import('node:fs/promises');
+  let entries: string[];
+  try {
+    entries = await readdir('/proc');
+  } catch {
+    return true;
+  }
+  for (const entry of entries) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = await readFile(`/proc/${entry}/stat`, 'utf8').catch(() => '');
+    // Fields after "(comm)": state ppid pgrp ...
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    if (Number(fields[2]) === group && fields[0] !== 'Z' && fields[0] !== 'X') return true;
+  }
+  return false;
 }

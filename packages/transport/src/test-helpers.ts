@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/client';
 
 /** A fresh SDK client for tests. */
@@ -46,4 +47,27 @@ export async function callCrashTool(client: Client): Promise<CrashedCall> {
     (caught: unknown) => caught,
   );
   return { error, elapsedMs: Date.now() - started, closed, errors };
+}
+
+/**
+ * True while a process with this pid runs: like {@link isAlive}, but a zombie (exited, not yet
+ * reaped, which an init that does not reap orphans leaves behind) counts as gone on Linux.
+ */
+export function isRunning(pid: number): boolean {
+  if (!isAlive(pid)) return false;
+  if (process.platform !== 'linux') return true;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const state = stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3);
+    return state !== 'Z' && state !== 'X';
+  } catch {
+    return false;
+  }
+}
+
+/** Waits until `check()` is true or `ms` passed; returns the last answer. */
+export async function waitUntil(check: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 25));
+  return check();
 }

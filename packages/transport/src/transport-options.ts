@@ -12,9 +12,9 @@ export interface TransportOptions {
   fetch?: FetchLike;
   /** OAuth provider handed to the SDK's HTTP and SSE transports (ignored for stdio). */
   authProvider?: OAuthClientProvider;
-  /** Environment the stdio child inherits (cleaned of secrets first). @default process.env */
+  /** Environment the stdio child inherits from (only allowlisted names pass, see `sanitizeEnvironment`). @default process.env */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Which inherited variables to keep or drop besides the built-in rules. */
+  /** Which inherited variables to keep or drop besides the built-in allowlist. */
   environment?: SanitizeEnvironmentOptions;
   /** Extra `RequestInit` for HTTP requests; the entry's `headers` are merged over its headers. */
   requestInit?: RequestInit;
@@ -38,6 +38,6 @@ export interface TransportHandle {
   readonly pid: number | undefined;
   /** The last 401/403 challenge a remote server answered, for the OAuth layer. */
   authChallenge: () => AuthChallenge | undefined;
-  /** Closes the transport (stdio: stdin, SIGTERM, SIGKILL; Streamable HTTP: DELETE the session). */
+  /** Closes the transport (stdio: stdin, SIGTERM, SIGKILL to the process group; Streamable HTTP: DELETE the session). */
   close: () => Promise<void>;
 }
