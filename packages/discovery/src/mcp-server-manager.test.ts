@@ -142,7 +142,10 @@ describe('McpServerManager discovery', () => {
 
   it('passes transport options through and keeps the stderr tail of stdio servers', async () => {
     const manager = createManager({
-      transportOptions: (serverName) => ({ env: { TOOLHOST_TEST_INHERITED: `for-${serverName}`, PATH: process.env.PATH } }),
+      transportOptions: (serverName) => ({
+        env: { TOOLHOST_TEST_INHERITED: `for-${serverName}`, PATH: process.env.PATH },
+        environment: { allow: ['TOOLHOST_TEST_INHERITED'] },
+      }),
       servers: [
         { name: 'noisy', config: stdioFixture('stderr', { stderrLines: 3 }) },
         { name: 'basic', config: stdioFixture('basic') },
