@@ -19,9 +19,9 @@ export interface AddCommandInput {
   readonly trust?: boolean | undefined;
   /** `--description` value. */
   readonly description?: string | undefined;
-  /** `--include-tools` values (each comma-separated). */
+  /** `--include-tools` values (each comma-separated); empty when the flag was not given, `['']` for `--include-tools ""`. */
   readonly includeTools: readonly string[];
-  /** `--exclude-tools` values (each comma-separated). */
+  /** `--exclude-tools` values (each comma-separated); empty when the flag was not given. */
   readonly excludeTools: readonly string[];
 }
 
@@ -55,10 +55,10 @@ export function buildServerEntry(input: AddCommandInput): McpServerConfig {
   if (input.timeout !== undefined) entry.timeout = parseTimeout(input.timeout);
   if (input.trust) entry.trust = true;
   if (input.description !== undefined) entry.description = input.description;
-  const include = splitList(input.includeTools);
-  const exclude = splitList(input.excludeTools);
-  if (include.length > 0) entry.includeTools = include;
-  if (exclude.length > 0) entry.excludeTools = exclude;
+  // A flag that was given writes its list, even an empty one: `--include-tools ""` means no tool
+  // (an empty includeTools is taken literally), never "every tool"; an empty exclude list is harmless.
+  if (input.includeTools.length > 0) entry.includeTools = splitList(input.includeTools);
+  if (input.excludeTools.length > 0) entry.excludeTools = splitList(input.excludeTools);
   return entry;
 }
 

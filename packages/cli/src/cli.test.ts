@@ -176,6 +176,26 @@ describe('toolhost mcp add → list → remove', () => {
     });
   });
 
+  it('writes an empty tool list for --include-tools "" and --include-tools=, so no tool is enabled', async () => {
+    const empty = await run(['mcp', 'add', 'none', 'node', 'srv.js', '--include-tools', '']);
+    expect(empty).toEqual({
+      code: 0,
+      stdout:
+        'MCP server "none" added to project settings. (stdio)\n' +
+        'Note: --include-tools is empty, so no tool of "none" is registered; list the tools to include.\n',
+      stderr: '',
+    });
+    expect((await run(['mcp', 'add', 'none2', 'node', '--include-tools=', '--exclude-tools='])).code).toBe(0);
+    expect((await run(['mcp', 'add', 'some', 'node', '--include-tools', ' a, ,b', '--exclude-tools', ''])).code).toBe(0);
+    expect((await run(['mcp', 'add', 'all', 'node'])).code).toBe(0);
+    expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers).toEqual({
+      none: { command: 'node', args: ['srv.js'], includeTools: [] },
+      none2: { command: 'node', includeTools: [], excludeTools: [] },
+      some: { command: 'node', includeTools: ['a', 'b'], excludeTools: [] },
+      all: { command: 'node' },
+    });
+  });
+
   it('takes the command after -- when no command comes before it', async () => {
     await run(['mcp', 'add', 'fs', '-e', 'A=1', '--', 'npx', '-y', '@scope/server', '--root', '.']);
     expect(JSON.parse(await readFile(projectFile(), 'utf8')).mcpServers.fs).toEqual({

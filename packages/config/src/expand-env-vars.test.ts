@@ -37,6 +37,19 @@ describe('expandEnvVars', () => {
     expect(expandEnvVars('${toString}${constructor:-x}', {})).toBe('x');
   });
 
+  it('expands a default that holds references itself, only when the default is used, with no stray brace', () => {
+    expect(expandEnvVars('${MISSING:-${TOKEN}}', env)).toBe('abc');
+    expect(expandEnvVars('${PORT:-${TOKEN}}', env)).toBe('9000');
+    expect(expandEnvVars('${MISSING:-${EMPTY:-${NOPE:-deep}}}/x', env)).toBe('deep/x');
+    expect(expandEnvVars('${MISSING:-$HOME/bin}', env)).toBe('/home/me/bin');
+    expect(expandEnvVars('http://${MISSING:-${TOKEN}.example}:${PORT:-1}/', env)).toBe('http://abc.example:9000/');
+    const unset: string[] = [];
+    expect(expandString('${MISSING:-${NOPE}}|${TOKEN:-${ALSO_NOPE}}', env, (name) => unset.push(name))).toBe('|abc');
+    expect(unset).toEqual(['NOPE']);
+    // An unclosed default stays literal text up to the next reference, as any other `$` that starts no reference.
+    expect(expandEnvVars('${MISSING:-${TOKEN}', env)).toBe('${MISSING:-abc');
+  });
+
   it('does not expand the result again', () => {
     expect(expandEnvVars('$A', { A: '$B', B: 'no' })).toBe('$B');
   });

@@ -119,6 +119,14 @@ describe('parseSettingsText', () => {
     ]);
   });
 
+  it('expands a nested default in a settings field, warning about an unset variable inside it with the field', () => {
+    const text = '{"mcpServers": {"a": {"httpUrl": "${API_URL:-${BASE_URL}/mcp}", "headers": {"X": "${A:-${NOPE}}"}}}}';
+    const result = parse(text, { BASE_URL: 'https://h' });
+    expect(result.servers[0]?.config).toMatchObject({ httpUrl: 'https://h/mcp', headers: { X: '' } });
+    expect(result.warnings.map((warning) => [warning.code, warning.jsonPath])).toEqual([['UNSET_ENV_VAR', 'mcpServers.a.headers.X']]);
+    expect(result.warnings[0]?.message).toContain('"NOPE"');
+  });
+
   it('reads mcp.allowed and mcp.excluded, the Gemini v1 names, and fails closed on a malformed list', () => {
     expect(parse('{"mcp": {"allowed": ["a"], "excluded": []}}')).toMatchObject({ allowed: ['a'], excluded: [], invalidList: false });
     const legacy = parse('{"allowMCPServers": ["a"], "excludeMCPServers": ["b"]}');

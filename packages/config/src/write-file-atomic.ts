@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, open, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { chmod, mkdir, open, realpath, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { ConfigError } from './config-error.js';
 
@@ -8,9 +8,12 @@ export const NEW_SETTINGS_FILE_MODE = 0o600;
 
 /**
  * Writes a file so that readers see either the old or the new content, never half of it:
- * the text goes to a temporary file in the same folder, is flushed, and is renamed over the
- * target. An existing file keeps its permission bits; a symbolic link keeps pointing at the
- * file it named (that file is replaced). Throws a `FILE_UNWRITABLE` {@link ConfigError}.
+ * the text goes to a temporary file in the same folder, is flushed (fsync), and is renamed over
+ * the target; then the folder is flushed too, so the rename survives a crash. An existing file
+ * keeps its permission bits; a symbolic link keeps pointing at the file it named (that file is
+ * replaced). This function takes no lock: the settings editors (`addServer`, `removeServer`,
+ * `setServerEnabled`, `setFolderTrust`) lock the file around their read-modify-write.
+ * Throws a `FILE_UNWRITABLE` {@link ConfigError}.
  */
 export async function writeFileAtomic(filePath: string, text: string): Promise<void> {
   let target = filePath;
@@ -36,6 +39,20 @@ export async function writeFileAtomic(filePath: string, text: string): Promise<v
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
     throw unwritable(filePath, error);
+  }
+  await syncFolder(dirname(target));
+}
+
+/** Flushes a folder's entries (the rename) to disk. Platforms that cannot open or flush a folder (Windows) skip this. */
+async function syncFolder(folder: string): Promise<void> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(folder, 'r');
+    await handle.sync();
+  } catch {
+    // EISDIR, EPERM or EINVAL where folders cannot be flushed; the file itself was flushed.
+  } finally {
+    await handle?.close().catch(() => undefined);
   }
 }
 

@@ -52,6 +52,8 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
       } else {
         context.io.stdout(`MCP server "${name}" added to ${scope} settings. (${transport})\n`);
       }
+      if (config.includeTools?.length === 0)
+        context.io.stdout(`Note: --include-tools is empty, so no tool of "${name}" is registered; list the tools to include.\n`);
       if (scope === 'project') {
         const location = context.location();
         const trust = await getFolderTrust({ ...location, folder: context.io.cwd });
