@@ -82,6 +82,22 @@ describe('parseSettingsText', () => {
     expect(result.errors[0]?.message).toContain('2024-11-05');
   });
 
+  it('refuses an oauth.clientMetadataUrl that is not an https URL with a path, naming the field and the rule', () => {
+    const entry = (url: string) => JSON.stringify({ httpUrl: 'https://mcp.example.test/mcp', oauth: { clientMetadataUrl: url } });
+    const result = parse(
+      `{"mcpServers": {"ok": ${entry('https://app.example.test/oauth/client.json')}, "plain": ${entry('http://app.example.test/client.json')}, "root": ${entry('https://app.example.test/')}, "junk": ${entry('not a url')}}}`,
+    );
+    expect(result.servers.find((server) => server.name === 'ok')?.config?.oauth?.clientMetadataUrl).toBe(
+      'https://app.example.test/oauth/client.json',
+    );
+    expect(result.errors.map((error) => [error.serverName, error.code, error.jsonPath])).toEqual([
+      ['plain', 'INVALID_VALUE', 'mcpServers.plain.oauth.clientMetadataUrl'],
+      ['root', 'INVALID_VALUE', 'mcpServers.root.oauth.clientMetadataUrl'],
+      ['junk', 'INVALID_VALUE', 'mcpServers.junk.oauth.clientMetadataUrl'],
+    ]);
+    expect(result.errors[0]?.message).toContain('must be an https URL with a path');
+  });
+
   it('reports an entry that is not an object, and an mcpServers that is not an object', () => {
     expect(parse('{"mcpServers": {"a": "npx"}}').errors[0]).toMatchObject({ code: 'INVALID_TYPE', jsonPath: 'mcpServers.a' });
     const list = parse('{"mcpServers": [{"command": "x"}]}');

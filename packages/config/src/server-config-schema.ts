@@ -79,7 +79,13 @@ export const McpOAuthConfigSchema = z.looseObject({
   /** JWS algorithm of the `private_key_jwt` assertion; derived from the key when absent (ES256 for P-256, RS256 for RSA). */
   signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
   /** URL of this client's Client ID Metadata Document (https, with a path), used when the authorization server supports it. */
-  clientMetadataUrl: z.string().optional(),
+  clientMetadataUrl: z
+    .string()
+    .refine(isClientMetadataDocumentUrl, {
+      message:
+        'oauth.clientMetadataUrl must be an https URL with a path and no fragment (where this client\'s Client ID Metadata Document is served), e.g. "https://example.com/oauth/client.json"',
+    })
+    .optional(),
   /** The enterprise identity provider of `grantType: 'enterprise_managed'`. */
   idp: z
     .looseObject({
@@ -165,3 +171,13 @@ export type McpOAuthConfig = z.infer<typeof McpOAuthConfigSchema>;
 export type McpTransportType = (typeof TRANSPORT_TYPES)[number];
 /** A value of `authProviderType`. */
 export type AuthProviderType = (typeof AUTH_PROVIDER_TYPES)[number];
+
+/** A Client ID Metadata Document URL as OAuth requires it: https, with a path, no fragment. */
+function isClientMetadataDocumentUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.pathname !== '/' && url.hash === '';
+  } catch {
+    return false;
+  }
+}
