@@ -16,6 +16,8 @@ export type { ToolDefinition } from './tool-definition.js';
 export { diffToolDefinitions, formatToolDefinitionChanges } from './diff-tool-definitions.js';
 export { ToolArgumentValidator, validateToolArguments } from './validate-tool-arguments.js';
 export type { ArgumentValidationResult, ValidateToolArgumentsOptions } from './validate-tool-arguments.js';
+export { createLinearTimeAjv, linearTimeRegExp, LinearTimeJsonSchemaValidator } from './linear-time-regexp.js';
+export type { LinearTimeAjvDialect, LinearTimePattern, LinearTimeValidationResult } from './linear-time-regexp.js';
 // The shared shapes from @toolhost/contract, for users of this package on its own.
 export { CONFIRMATION_OPTIONS, ConfirmationOutcome } from '@toolhost/contract';
 export type { ConfirmationAnswer, ConfirmationOption, ConfirmationRequest, ToolDefinitionChange } from '@toolhost/contract';

@@ -1,12 +1,8 @@
-import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ArgumentIssue } from './confirmation-error.js';
 import { ConfirmationError } from './confirmation-error.js';
-
-// ajv-formats is CommonJS: depending on the loader the plugin is the module or its `default`.
-type FormatsPlugin = (ajv: Ajv | Ajv2020) => unknown;
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
+import { createLinearTimeAjv } from './linear-time-regexp.js';
 
 /** What to validate. */
 export interface ValidateToolArgumentsOptions {
@@ -44,11 +40,17 @@ function describe(error: ErrorObject): ArgumentIssue {
  * schema's `$schema` says so), leniently: `strict: false`, unknown formats and keywords
  * ignored, and a schema that cannot be compiled is not enforced (the server validates).
  * Compiled validators are cached per schema object.
+ *
+ * Server-supplied `pattern` / `patternProperties` are matched by RE2 (see `linearTimeRegExp`),
+ * in time linear in the argument, so a catastrophic pattern such as `(a+)+$` cannot block the
+ * event loop. A pattern RE2 cannot run (backreference, lookaround) makes the whole schema
+ * unchecked (`skipped` says which pattern): no freeze, no crash, and no call refused for a
+ * keyword that was not understood; the server still validates its own input.
  */
 export class ToolArgumentValidator {
   readonly #cache = new WeakMap<object, ValidateFunction | string>();
-  #draft07: Ajv | undefined;
-  #draft2020: Ajv2020 | undefined;
+  #draft07: Ajv | Ajv2020 | undefined;
+  #draft2020: Ajv | Ajv2020 | undefined;
 
   #compile(schema: Record<string, unknown>): ValidateFunction | string {
     const cached = this.#cache.get(schema);
@@ -66,20 +68,12 @@ export class ToolArgumentValidator {
     return compiled;
   }
 
-  #ajv07(): Ajv {
-    if (!this.#draft07) {
-      this.#draft07 = new Ajv({ strict: false, allErrors: true, logger: false, validateSchema: false });
-      addFormats(this.#draft07);
-    }
-    return this.#draft07;
+  #ajv07(): Ajv | Ajv2020 {
+    return (this.#draft07 ??= createLinearTimeAjv('draft-07'));
   }
 
-  #ajv2020(): Ajv2020 {
-    if (!this.#draft2020) {
-      this.#draft2020 = new Ajv2020({ strict: false, allErrors: true, logger: false, validateSchema: false });
-      addFormats(this.#draft2020);
-    }
-    return this.#draft2020;
+  #ajv2020(): Ajv | Ajv2020 {
+    return (this.#draft2020 ??= createLinearTimeAjv('2020-12'));
   }
 
   /** Check the arguments of one call. Never throws. */

@@ -1,5 +1,5 @@
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
-import type { Client, RequestOptions, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, specTypeSchemas } from '@modelcontextprotocol/client';
+import type { Client, RequestOptions, Prompt, Resource, ResourceTemplateType, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import { DiscoveryError } from './discovery-error.js';
 import { headerDeclarationProblem } from './header-declarations.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
@@ -44,8 +44,9 @@ export interface DiscoverServerOptions {
   onFreshness?: ((kind: OfferingKind, ttlMs: number) => void) | undefined;
   /**
    * Leave out tools whose `x-mcp-header` declarations are invalid (MCP 2026-07-28 on Streamable
-   * HTTP; see {@link headerDeclarationProblem}). Each listing of tools reports the tools left out
-   * to `onExcludedTools` (an empty list when none were).
+   * HTTP; see {@link headerDeclarationProblem}). Tools whose definition is invalid (an `inputSchema`
+   * that is `null` or not an object schema, no name...) are always left out; each listing of
+   * tools reports the tools left out to `onExcludedTools` (an empty list when none were).
    */
   checkHeaderDeclarations?: boolean | undefined;
   /** Told, on every listing of tools, which tools were left out and why. */
@@ -96,41 +97,145 @@ interface ListReader<K extends OfferingKind> {
     client: Client,
     params: { cursor?: string },
     request: RequestOptions,
-  ) => Promise<ListPage<ServerOfferings[K][number]> & { ttlMs?: number | undefined }>;
+  ) => Promise<ListPage<ServerOfferings[K][number]> & { ttlMs?: number | undefined; invalid: InvalidItem[] }>;
+}
+
+/** A list item that failed its own schema: left out, with why. */
+interface InvalidItem {
+  /** The item's name (`(tool #3, no name)` when it has none). */
+  readonly name: string;
+  /** What is wrong, short and free of control characters. */
+  readonly reason: string;
+  /** False when the name is made up, so no tool filter applies to it. */
+  readonly named: boolean;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * The result schema given to `client.request` for list methods: any object. The SDK's own result
+ * schema parses the whole list at once, so one malformed tool failed the listing and disconnected
+ * the server; the items are judged one by one instead ({@link judgeItems}).
+ */
+const ANY_OBJECT_RESULT: StandardSchemaV1<Record<string, unknown>> = {
+  '~standard': {
+    version: 1,
+    vendor: 'toolhost',
+    validate: (value) => (isRecord(value) ? { value } : { issues: [{ message: 'the result is not an object' }] }),
+  },
+};
+
+const MAX_REASON_LENGTH = 200;
+
+/** Escape control and line-separator characters (server-supplied text goes into status lines). */
+function escapeControls(text: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what is being escaped
+  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** A short reason from Standard Schema issues (`inputSchema: expected object, received null`), never a raw dump. */
+function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
+  const parts = issues.slice(0, 3).map((issue) => {
+    const path = (issue.path ?? [])
+      .map((segment) => (typeof segment === 'object' && segment !== null ? segment.key : segment))
+      .map((key) => (typeof key === 'number' ? `[${key}]` : String(key)))
+      .join('.')
+      .replace(/\.\[/g, '[');
+    const message = issue.message.replace(/^Invalid input: /, '');
+    return path ? `${path}: ${message}` : message;
+  });
+  if (issues.length > 3) parts.push(`and ${issues.length - 3} more`);
+  const reason = escapeControls(parts.join('; '));
+  return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason;
+}
+
+/**
+ * A tool's input schema without `type` is an object schema by JSON Schema's defaults (tool
+ * arguments are always an object), e.g. `{ "properties": { "x": true } }`: it is given
+ * `type: "object"` so that it loads. Any other `type` (`"string"`), or a schema that is not an
+ * object (`null`), stays invalid.
+ */
+function withDefaultObjectType(tool: unknown): unknown {
+  if (!isRecord(tool) || !isRecord(tool['inputSchema']) || 'type' in tool['inputSchema']) return tool;
+  return { ...tool, inputSchema: { type: 'object', ...tool['inputSchema'] } };
+}
+
+type SpecItemName = 'Tool' | 'Prompt' | 'Resource' | 'ResourceTemplate';
+
+/**
+ * Check each item of a list on its own against the SDK's schema of that item: the valid ones are
+ * kept (as parsed), the invalid ones are returned with a name and a reason. A list that is not an
+ * array fails the whole listing, with a short message.
+ */
+function judgeItems<T>(items: unknown, key: string, typeName: SpecItemName, label: string): { items: T[]; invalid: InvalidItem[] } {
+  if (!Array.isArray(items)) throw new Error(`the result has no ${JSON.stringify(key)} list`);
+  const valid: T[] = [];
+  const invalid: InvalidItem[] = [];
+  const schema = specTypeSchemas[typeName] as StandardSchemaV1<unknown, T>;
+  items.forEach((raw: unknown, index) => {
+    const item = typeName === 'Tool' ? withDefaultObjectType(raw) : raw;
+    const outcome = schema['~standard'].validate(item);
+    if (outcome instanceof Promise) throw new Error(`the SDK's ${typeName} schema is asynchronous`);
+    if (outcome.issues === undefined) {
+      valid.push(outcome.value);
+      return;
+    }
+    const name = isRecord(raw) && typeof raw['name'] === 'string' ? raw['name'] : undefined;
+    invalid.push({
+      name: name ?? `(${label} #${index + 1}, no name)`,
+      named: name !== undefined,
+      reason: `invalid ${label} definition: ${describeIssues(outcome.issues)}`,
+    });
+  });
+  return { items: valid, invalid };
+}
+
+/** One page of a list method, its items judged one by one. */
+async function judgedPage<T>(
+  client: Client,
+  method: 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list',
+  params: { cursor?: string },
+  request: RequestOptions,
+  key: string,
+  typeName: SpecItemName,
+  label: string,
+): Promise<ListPage<T> & { ttlMs?: number | undefined; invalid: InvalidItem[] }> {
+  const page = await client.request({ method, params }, ANY_OBJECT_RESULT, request);
+  const nextCursor = page['nextCursor'];
+  if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string')
+    throw new Error('the result has a nextCursor that is not a string');
+  return { ...judgeItems<T>(page[key], key, typeName, label), nextCursor: nextCursor ?? undefined, ttlMs: ttlOf(page) };
 }
 
 const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
   tools: {
     capability: 'tools',
     method: 'tools/list',
-    page: async (client, params, request) => {
-      const page = await client.request({ method: 'tools/list', params }, request);
-      return { items: page.tools, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
-    },
+    page: (client, params, request) => judgedPage<Tool>(client, 'tools/list', params, request, 'tools', 'Tool', 'tool'),
   },
   prompts: {
     capability: 'prompts',
     method: 'prompts/list',
-    page: async (client, params, request) => {
-      const page = await client.request({ method: 'prompts/list', params }, request);
-      return { items: page.prompts, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
-    },
+    page: (client, params, request) => judgedPage<Prompt>(client, 'prompts/list', params, request, 'prompts', 'Prompt', 'prompt'),
   },
   resources: {
     capability: 'resources',
     method: 'resources/list',
-    page: async (client, params, request) => {
-      const page = await client.request({ method: 'resources/list', params }, request);
-      return { items: page.resources, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
-    },
+    page: (client, params, request) => judgedPage<Resource>(client, 'resources/list', params, request, 'resources', 'Resource', 'resource'),
   },
   resourceTemplates: {
     capability: 'resources',
     method: 'resources/templates/list',
-    page: async (client, params, request) => {
-      const page = await client.request({ method: 'resources/templates/list', params }, request);
-      return { items: page.resourceTemplates, nextCursor: page.nextCursor, ttlMs: ttlOf(page) };
-    },
+    page: (client, params, request) =>
+      judgedPage<ResourceTemplateType>(
+        client,
+        'resources/templates/list',
+        params,
+        request,
+        'resourceTemplates',
+        'ResourceTemplate',
+        'resource template',
+      ),
   },
 };
 
@@ -161,24 +266,35 @@ export async function discoverServer(options: DiscoverServerOptions): Promise<Pa
   const result: Partial<ServerOfferings> = {};
   const readKind = async <K extends OfferingKind>(kind: K): Promise<void> => {
     const reader: ListReader<K> = LIST_READERS[kind];
+    const invalid: InvalidItem[] = [];
     const items = capabilities[reader.capability]
       ? await readList(options, reader.method, async (cursor) => {
           const page = await reader.page(client, cursor === undefined ? {} : { cursor }, request);
           if (cursor === undefined && page.ttlMs !== undefined) options.onFreshness?.(kind, page.ttlMs);
+          invalid.push(...page.invalid);
           return page;
         })
       : [];
-    result[kind] = (kind === 'tools' ? usableTools(options, items as Tool[]) : items) as ServerOfferings[K];
+    result[kind] = (kind === 'tools' ? usableTools(options, items as Tool[], invalid) : items) as ServerOfferings[K];
   };
   await Promise.all([...new Set(options.kinds ?? ALL_KINDS)].map((kind) => readKind(kind)));
   return result;
 }
 
-/** The tools of a listing that pass the entry's filter and, where asked, the header-declaration rules. */
-function usableTools(options: DiscoverServerOptions, tools: Tool[]): Tool[] {
+/**
+ * The tools of a listing that pass the entry's filter and, where asked, the header-declaration
+ * rules. Reports to `onExcludedTools` the invalid definitions (that the filter would not have
+ * dropped anyway) and the tools left out for their header declarations.
+ */
+function usableTools(options: DiscoverServerOptions, tools: Tool[], invalid: readonly InvalidItem[]): Tool[] {
   const enabled = tools.filter((tool) => isToolEnabled(tool.name, options.filter));
-  if (!options.checkHeaderDeclarations) return enabled;
-  const excluded: ExcludedTool[] = [];
+  const excluded: ExcludedTool[] = invalid
+    .filter((item) => !item.named || isToolEnabled(item.name, options.filter))
+    .map(({ name, reason }) => ({ name, reason }));
+  if (!options.checkHeaderDeclarations) {
+    options.onExcludedTools?.(excluded);
+    return enabled;
+  }
   const usable = enabled.filter((tool) => {
     const reason = headerDeclarationProblem(tool.inputSchema);
     if (reason !== undefined) excluded.push({ name: tool.name, reason });

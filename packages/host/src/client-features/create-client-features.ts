@@ -1,4 +1,13 @@
-import type { Client, ClientCapabilities, ClientOptions, Implementation } from '@modelcontextprotocol/client';
+import type {
+  Client,
+  ClientCapabilities,
+  ClientOptions,
+  Implementation,
+  JsonSchemaType,
+  JsonSchemaValidator,
+  jsonSchemaValidator,
+} from '@modelcontextprotocol/client';
+import { LinearTimeJsonSchemaValidator } from '@toolhost/confirmation';
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import { registerElicitation } from './elicitation.js';
 import { registerLogging, type ServerLogEvent } from './logging.js';
@@ -6,6 +15,26 @@ import { HostClient, type OutboundMetaSources } from './outbound-meta.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
 import type { RootsController } from './roots-controller.js';
 import { registerSampling } from './sampling.js';
+
+/**
+ * The validator the SDK client uses for server-supplied schemas (a tool's `outputSchema` in
+ * `callTool`): Ajv with patterns matched in linear time by RE2, so a catastrophic pattern cannot
+ * freeze the process. A schema it cannot compile (such as a pattern RE2 cannot run) accepts
+ * anything here rather than failing every call of the tool: the host checks structured content
+ * itself afterwards and reports such a schema as `unchecked` (see `checkStructuredContent`).
+ */
+const SDK_SCHEMA_VALIDATOR: jsonSchemaValidator = (() => {
+  const inner = new LinearTimeJsonSchemaValidator();
+  return {
+    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+      try {
+        return inner.getValidator<T>(schema);
+      } catch {
+        return (input) => ({ valid: true, data: input as T, errorMessage: undefined });
+      }
+    },
+  };
+})();
 
 /** Options of {@link createClientFeatures}. */
 export interface ClientFeaturesOptions {
@@ -88,7 +117,11 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     createClient(clientInfo) {
       const client = new HostClient(
         clientInfo,
-        { capabilities, ...(options.versionOptions ?? { versionNegotiation: { mode: 'auto' } }) },
+        {
+          capabilities,
+          jsonSchemaValidator: SDK_SCHEMA_VALIDATOR,
+          ...(options.versionOptions ?? { versionNegotiation: { mode: 'auto' } }),
+        },
         options.outboundMeta ?? {},
       );
       return { client, attached: features.attach(client) };

@@ -1,5 +1,5 @@
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
+import { LinearTimeJsonSchemaValidator } from '@toolhost/confirmation';
 
 /** How a result's structured content relates to the tool's `outputSchema`. */
 export type StructuredContentStatus =
@@ -39,11 +39,15 @@ export interface CheckStructuredContentOptions {
   };
   /** The tool's `outputSchema`, when it declares one. */
   readonly outputSchema?: Readonly<Record<string, unknown>>;
-  /** JSON Schema validator. @default the SDK's Ajv validator */
+  /**
+   * JSON Schema validator. @default Ajv with server-supplied patterns matched in linear time by
+   * RE2 (`LinearTimeJsonSchemaValidator` of `@toolhost/confirmation`); a schema with a pattern RE2
+   * cannot run (backreference, lookaround) is `unchecked`
+   */
   readonly validator?: jsonSchemaValidator;
 }
 
-const defaultValidator = new AjvJsonSchemaValidator();
+const defaultValidator: jsonSchemaValidator = new LinearTimeJsonSchemaValidator();
 const compiled = new WeakMap<object, JsonSchemaValidator<unknown>>();
 
 function jsonFromText(result: CheckStructuredContentOptions['result']): Record<string, unknown> | undefined {
