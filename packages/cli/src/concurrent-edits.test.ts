@@ -1,7 +1,7 @@
 import { mkdir, readFile, utimes } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { put, runToolhost, useTrustedProject, type RunResult } from './testing/run-toolhost.js';
+import { put, putProjectSettings, runToolhost, useTrustedProject, type RunResult } from './testing/run-toolhost.js';
 
 // Several `toolhost` processes editing one file at the same time, through the built binary: every
 // edit must survive (a lock serializes read-modify-write) and the file must stay valid JSON.
@@ -46,7 +46,7 @@ describe('concurrent edits of one settings file', () => {
     // Fewer entries than above (each of these commands loads every settings file), still 4 per writer.
     const few = serverNames(4 * WRITERS);
     const servers = Object.fromEntries(few.map((name) => [name, { command: 'node', args: [`${name}.js`] }]));
-    await put(settingsFile(), `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
+    await putProjectSettings(project.place, `${JSON.stringify({ mcpServers: servers }, null, 2)}\n`);
     const enablementFile = join(project.place.home, '.toolhost', 'mcp-server-enablement.json');
 
     expectAllSucceeded(await inParallel(few, (name) => ['mcp', 'disable', name]), few.length);
@@ -65,7 +65,7 @@ describe('concurrent edits of one settings file', () => {
     await Promise.all(folders.map((folder) => mkdir(folder, { recursive: true })));
     expectAllSucceeded(await inParallel(folders, (folder) => ['trust', folder]));
     const trusted = await readJson(join(project.place.home, '.toolhost', 'trusted-folders.json'));
-    for (const folder of folders) expect(trusted).toHaveProperty([folder], { trusted: true });
+    for (const folder of folders) expect(trusted).toHaveProperty([folder, 'trusted'], true);
   });
 
   it('gives up with a clear error naming the file when another process holds the lock too long', { timeout: 60_000 }, async () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
 import { startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
 import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
-import { put, runToolhost, spawnToolhost, useTrustedProject } from './testing/run-toolhost.js';
+import { put, putProjectSettings, runToolhost, spawnToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost mcp auth` end to end with the built binary: a Streamable HTTP MCP server that wants
 // bearer tokens, and an authorization server that approves without a login page (dynamic
@@ -92,8 +92,8 @@ async function startOAuthServers() {
 }
 
 async function writeSettings(secureUrl: string, extra: Record<string, unknown> = {}): Promise<void> {
-  await put(
-    join(project.place.cwd, '.toolhost', 'settings.json'),
+  await putProjectSettings(
+    project.place,
     JSON.stringify({
       mcpServers: { secure: { httpUrl: secureUrl, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } }, ...extra },
     }),
@@ -225,8 +225,8 @@ describe('toolhost mcp auth', () => {
 
   it('fails with a code and a message naming the server', async () => {
     const { mcp } = await startOAuthServers();
-    await put(
-      join(project.place.cwd, '.toolhost', 'settings.json'),
+    await putProjectSettings(
+      project.place,
       JSON.stringify({
         mcpServers: {
           secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
@@ -268,8 +268,8 @@ describe('toolhost mcp auth', () => {
   it('reports a refused sign-in with the OAuth error code, opens nothing and stores nothing', async () => {
     const { as, mcp } = await startOAuthServers();
     // An authorization endpoint that is not http(s) must never reach a browser.
-    await put(
-      join(project.place.cwd, '.toolhost', 'settings.json'),
+    await putProjectSettings(
+      project.place,
       JSON.stringify({
         mcpServers: {
           secure: { httpUrl: mcp.url, oauth: { redirectUri: 'http://localhost:0/oauth/callback', authorizationUrl: 'file:///etc/passwd' } },
@@ -286,7 +286,7 @@ describe('toolhost mcp auth', () => {
   });
 
   it('says when there is no remote server', async () => {
-    await put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { local: { command: 'node' } } }));
+    await putProjectSettings(project.place, JSON.stringify({ mcpServers: { local: { command: 'node' } } }));
     expect(await runToolhost(['mcp', 'auth'], project.place)).toEqual({
       code: 0,
       stdout: 'No remote MCP servers configured; OAuth applies to sse and http servers.\n',

@@ -1,14 +1,12 @@
 import { createServer, type Server } from 'node:http';
-import { join } from 'node:path';
 import { fixtureBinPath, startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import { describe, expect, it } from 'vitest';
-import { closedPort, put, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
+import { closedPort, putProjectSettings, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost mcp list` connects to every enabled server (the built binary, real fixture servers
 // on loopback). Build first: `pnpm --filter @toolhost-internal/fixtures build` and `pnpm --filter @toolhost/cli build`.
 const project = useTrustedProject('toolhost-cli-live-');
-const settings = (servers: Record<string, unknown>) =>
-  put(join(project.place.cwd, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: servers }));
+const settings = (servers: Record<string, unknown>) => putProjectSettings(project.place, JSON.stringify({ mcpServers: servers }));
 const list = (...extra: string[]) => runToolhost(['mcp', 'list', ...extra], project.place);
 
 /** An HTTP server that accepts every request and never answers: a server that is slow to fail. */

@@ -42,6 +42,11 @@ const BLOCK_DETAIL = {
 
 function blockDetail(reason: NonNullable<LoadedServer['blockReason']>): string {
   if (reason.code === 'UNTRUSTED_PROJECT') return `project folder not trusted: run "${reason.trustCommand ?? 'toolhost trust'}"`;
+  if (reason.code === 'CHANGED_SINCE_TRUSTED') {
+    const what =
+      reason.changes !== undefined && reason.changes.length > 0 ? `changed since trusted: ${reason.changes.join('; ')}` : 'not trusted yet';
+    return `${what}; check it, then run "${reason.trustCommand ?? 'toolhost trust'}" again`;
+  }
   return BLOCK_DETAIL[reason.code];
 }
 

@@ -52,13 +52,22 @@ describe('toolhost trust / untrust and mcp list', () => {
     expect(existsSync(marker)).toBe(false);
 
     const trusted = await run(['trust']);
+    const { command, args } = markingServer(marker);
     expect(trusted).toEqual({
       code: 0,
-      stdout: `Trusted ${place.cwd}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`,
+      stdout:
+        `Trusted ${place.cwd}.\nMCP servers of its project settings that may start, exactly as listed:\n` +
+        `  cloned: ${[command, ...args].map((part) => JSON.stringify(part)).join(' ')}\n` +
+        `A server added to its project settings later, or whose command, arguments, working folder, environment, URL, headers or trust change, is blocked until you run "toolhost trust" in ${place.cwd} again.\n`,
       stderr: '',
     });
     expect(JSON.parse(await readFile(join(place.home, '.toolhost', 'trusted-folders.json'), 'utf8'))).toEqual({
-      [place.cwd]: { trusted: true },
+      [place.cwd]: {
+        trusted: true,
+        pinnedServers: {
+          [place.cwd]: { cloned: { digest: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) as unknown, launch: { command, args } } },
+        },
+      },
     });
     const live = await run(['mcp', 'list']);
     expect(
@@ -68,7 +77,7 @@ describe('toolhost trust / untrust and mcp list', () => {
         ?.endsWith('(stdio) - Connected (MCP 2025-11-25) [project]'),
     ).toBe(true);
     expect(await readFile(marker, 'utf8')).toBe('spawned');
-    expect((await run(['trust'])).stdout).toBe(`${place.cwd} is already trusted.\n`);
+    expect((await run(['trust'])).stdout.split('\n')[0]).toBe(`${place.cwd} is already trusted.`);
 
     await rm(marker);
     expect(await run(['untrust'])).toEqual({
@@ -92,10 +101,15 @@ describe('toolhost trust / untrust and mcp list', () => {
     await put(join(sub, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers: { nested: markingServer(marker) } }));
     expect((await run(['mcp', 'list'], sub)).stdout).toContain(BLOCKED);
     expect(existsSync(marker)).toBe(false);
-    expect((await run(['trust', join('..', 'clones')], place.home)).stdout).toBe(
-      `Trusted ${join(root, 'clones')}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`,
+    expect((await run(['trust', join('..', 'clones')], place.home)).stdout.split('\n')[0]).toBe(`Trusted ${join(root, 'clones')}.`);
+    // The parent's trust covers the subfolder, but its servers were never looked at: blocked until trusted there.
+    expect((await run(['mcp', 'list'], sub)).stdout).toContain(
+      'Blocked (not trusted yet; check it, then run "toolhost trust" again) [project]',
     );
-    expect((await run(['trust'], sub)).stdout).toBe(`${sub} is already trusted (through ${join(root, 'clones')}).\n`);
+    expect(existsSync(marker)).toBe(false);
+    expect((await run(['trust'], sub)).stdout.split('\n')[0]).toBe(
+      `${sub} is already trusted (through ${join(root, 'clones')}); its MCP servers are pinned again as they are now.`,
+    );
     expect((await run(['mcp', 'list'], sub)).stdout).toMatch(/✓ nested: .* \(stdio\) - Connected \(MCP 2025-11-25\) \[project\]/);
     expect(existsSync(marker)).toBe(true);
   });
@@ -141,5 +155,99 @@ describe('toolhost trust / untrust and mcp list', () => {
   it('warns that trusting the home folder trusts everything under it', async () => {
     const result = await run(['trust'], place.home);
     expect(result.stdout).toContain(`Note: this trusts every folder under ${place.home}`);
+  });
+});
+
+describe('trust is pinned to what was trusted', () => {
+  const projectFile = () => join(place.cwd, '.toolhost', 'settings.json');
+  const basic = () => ({ command: process.execPath, args: [fixtureBinPath('basic')] });
+  const line = (stdout: string, name: string) => stdout.split('\n').find((text) => text.includes(` ${name}: `));
+
+  it('blocks a project server whose command changed after "toolhost trust", showing the change, and never runs it until trusted again', async () => {
+    await put(projectFile(), JSON.stringify({ mcpServers: { tool: basic() } }));
+    expect((await run(['trust'])).code).toBe(0);
+    expect(line((await run(['mcp', 'list'])).stdout, 'tool')).toMatch(/^✓ tool: .* - Connected \(MCP 2025-11-25\) \[project\]$/);
+
+    // The same name now runs a shell that would leave a marker file.
+    const evil = {
+      command: '/bin/sh',
+      args: ['-c', 'echo spawned > "$0"; exec "$1" "$2"', marker, process.execPath, fixtureBinPath('basic')],
+    };
+    await put(projectFile(), JSON.stringify({ mcpServers: { tool: evil } }));
+    const listed = await run(['mcp', 'list']);
+    expect(listed.code).toBe(0);
+    const blocked = line(listed.stdout, 'tool');
+    expect(blocked?.startsWith('⛔ tool: /bin/sh -c')).toBe(true);
+    expect(blocked).toContain(`(changed since trusted: command: ${JSON.stringify(process.execPath)} → "/bin/sh"; args: `);
+    expect(blocked?.endsWith('; check it, then run "toolhost trust" again) [project]')).toBe(true);
+    expect(existsSync(marker)).toBe(false);
+    const enable = await run(['mcp', 'enable', 'tool']);
+    expect([enable.code, enable.stderr]).toEqual([1, expect.stringContaining('Error [SERVER_BLOCKED]: ') as unknown]);
+    expect(enable.stderr).toContain(
+      `changed since the folder was trusted (command: ${JSON.stringify(process.execPath)} → "/bin/sh"; args: `,
+    );
+    expect(enable.stderr).toContain(`run "toolhost trust" in ${place.cwd} again`);
+
+    const again = await run(['trust']);
+    expect(again.stdout.split('\n').slice(0, 3)).toEqual([
+      `${place.cwd} is already trusted; its MCP servers are pinned again as they are now.`,
+      'MCP servers of its project settings that may start, exactly as listed:',
+      `  tool: ${[evil.command, ...evil.args].map((part) => JSON.stringify(part)).join(' ')}`,
+    ]);
+    expect(line((await run(['mcp', 'list'])).stdout, 'tool')).toMatch(/^✓ tool: .* - Connected \(MCP 2025-11-25\) \[project\]$/);
+    expect(await readFile(marker, 'utf8')).toBe('spawned\n');
+  });
+
+  it('does not let "trust": true written after "toolhost trust" skip anything: the entry is blocked', async () => {
+    await put(projectFile(), JSON.stringify({ mcpServers: { tool: basic() } }));
+    expect((await run(['trust'])).code).toBe(0);
+    await put(
+      projectFile(),
+      JSON.stringify({ mcpServers: { tool: { ...basic(), trust: true }, added: { ...markingServer(marker), trust: true } } }),
+    );
+    const listed = (await run(['mcp', 'list'])).stdout;
+    expect(line(listed, 'tool')).toMatch(
+      / - Blocked \(changed since trusted: trust: \(not set\) → true; check it, then run "toolhost trust" again\) \[project\]$/,
+    );
+    expect(line(listed, 'added')).toMatch(/ - Blocked \(not trusted yet; check it, then run "toolhost trust" again\) \[project\]$/);
+    expect(existsSync(marker)).toBe(false);
+    const trusted = await run(['trust']);
+    expect(trusted.stdout).toContain(
+      `  tool: ${[process.execPath, fixtureBinPath('basic')].map((part) => JSON.stringify(part)).join(' ')} (trust: true, tools run without confirmation)\n`,
+    );
+  });
+
+  it('lists each argument JSON-quoted, so ["a b"] and ["a", "b"] look different', async () => {
+    await put(
+      projectFile(),
+      JSON.stringify({
+        mcpServers: {
+          one: { command: 'run tool', args: ['a b'] },
+          two: { command: 'run', args: ['tool', 'a', 'b'], cwd: 'sub dir', env: { TOKEN: '$TOKEN' } },
+          web: { httpUrl: 'https://example.com/mcp?x="1"', headers: { Authorization: 'Bearer $T' } },
+        },
+      }),
+    );
+    const result = await run(['trust']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.split('\n').slice(1, 5)).toEqual([
+      'MCP servers of its project settings that may start, exactly as listed:',
+      '  one: "run tool" "a b"',
+      '  two: "run" "tool" "a" "b" (cwd "sub dir"; env TOKEN)',
+      '  web: "https://example.com/mcp?x=\\"1\\"" (http; headers Authorization)',
+    ]);
+  });
+
+  it('blocks every project server of a folder trusted before servers were pinned, until it is trusted again', async () => {
+    await put(projectFile(), JSON.stringify({ mcpServers: { old: markingServer(marker) } }));
+    await put(join(place.home, '.toolhost', 'trusted-folders.json'), JSON.stringify({ [place.cwd]: { trusted: true } }));
+    const listed = await run(['mcp', 'list']);
+    expect(line(listed.stdout, 'old')).toMatch(/ - Blocked \(not trusted yet; check it, then run "toolhost trust" again\) \[project\]$/);
+    expect(existsSync(marker)).toBe(false);
+    expect((await run(['trust'])).stdout.split('\n')[0]).toBe(
+      `${place.cwd} is already trusted; its MCP servers are pinned again as they are now.`,
+    );
+    expect(line((await run(['mcp', 'list'])).stdout, 'old')).toMatch(/ - Connected \(MCP 2025-11-25\) \[project\]$/);
+    expect(existsSync(marker)).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import type { ConfigError } from './config-error.js';
 import type { ConfigWarning } from './config-warning.js';
+import type { PinnedServer } from './pin-project-servers.js';
 import { findTrustDecision, readTrustedFolders, realFolderPath } from './read-trusted-folders.js';
 import { getTrustedFoldersFilePath, type SettingsLocation } from './settings-paths.js';
 
@@ -17,6 +18,12 @@ export interface FolderTrust {
   readonly trusted: boolean;
   /** The recorded folder that decided (`folder` itself or an ancestor), or `undefined` when none is recorded. */
   readonly decidedBy: string | undefined;
+  /**
+   * When trusted: the project servers of this folder that `toolhost trust` (`trustFolder`) recorded,
+   * by name; `undefined` when it recorded none for this folder (a record written before pinning, or
+   * a subfolder covered by a trusted ancestor that was never trusted itself).
+   */
+  readonly pinnedServers: ReadonlyMap<string, PinnedServer> | undefined;
   /** The trusted-folders file, `~/<appDir>/trusted-folders.json`. */
   readonly filePath: string;
   /** A malformed or unreadable trusted-folders file (then nothing is trusted). */
@@ -41,6 +48,7 @@ export async function getFolderTrust(options: FolderTrustOptions): Promise<Folde
     folder,
     trusted: decision?.trusted === true,
     decidedBy: decision?.folder,
+    pinnedServers: decision?.trusted === true ? store.pins?.get(decision.folder)?.get(folder) : undefined,
     filePath,
     errors: store.errors,
     warnings: store.warnings,

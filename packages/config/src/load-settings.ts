@@ -8,6 +8,7 @@ import { readTextFile } from './read-text-file.js';
 import { createServerAccessPolicy, normalizeServerName, type ServerAccessPolicy, type ServerBlockReason } from './server-access-policy.js';
 import type { McpServerConfig } from './server-config-schema.js';
 import { getFolderTrust } from './get-folder-trust.js';
+import { describeLaunchChange, pinServer, type PinnedServer } from './pin-project-servers.js';
 import { realFolderPath } from './read-trusted-folders.js';
 import {
   getEnablementFilePath,
@@ -28,7 +29,10 @@ export interface LoadSettingsOptions extends SettingsLocation {
    * (`~/<appDir>/trusted-folders.json`, see `trustFolder`); `true` trusts the project (a host with its
    * own trust prompt passes the user's answer); `false` never trusts it. In an untrusted project
    * every server whose winning entry comes from the project file is blocked (`UNTRUSTED_PROJECT`)
-   * and the project's `mcp.allowed`/`mcp.excluded` are ignored.
+   * and the project's `mcp.allowed`/`mcp.excluded` are ignored. With `'auto'`, a trusted folder's
+   * servers run only as they were when the folder was trusted: each project server that is not
+   * pinned in the store with the same launch identity is blocked (`CHANGED_SINCE_TRUSTED`).
+   * `true` pins nothing (the host decided for this run).
    * @default 'auto'
    */
   readonly projectTrust?: boolean | 'auto';
@@ -113,7 +117,10 @@ interface MergedEntry {
  * entry comes from the project file is blocked with code `UNTRUSTED_PROJECT`, including one that
  * replaces a user entry of the same name (the user entry is not used instead: the name stays
  * blocked until the folder is trusted or the project entry is removed). User and system servers
- * are not affected.
+ * are not affected. In a folder trusted through the store, a project server whose entry is not the
+ * one `trustFolder` pinned (launch identity or `trust` changed, or added since; or every server
+ * when the folder was trusted before pinning existed) is blocked with `CHANGED_SINCE_TRUSTED`,
+ * listing what changed, until the folder is trusted again.
  *
  * @example
  * const settings = await loadSettings({ projectDir: process.cwd() });
@@ -188,7 +195,10 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
       transport,
       blockReason:
         policy.getServerBlockReason(name) ??
-        (entry.scope === 'project' && trust.trusted === false ? untrustedReason(name, trust.folder as string, options) : undefined),
+        (entry.scope === 'project' && trust.trusted === false ? untrustedReason(name, trust.folder as string, options) : undefined) ??
+        (entry.scope === 'project' && trust.trusted === true && trust.pins !== 'not-pinned'
+          ? changedReason(name, entry.configAsWritten, trust.folder as string, trust.pins, options)
+          : undefined),
       enabled: isServerEnabled(name),
     });
   }
@@ -220,6 +230,8 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
 
 interface ProjectTrust {
   trusted: boolean | undefined;
+  /** The store's pins for the project folder; `'not-pinned'` when the host decided trust itself. */
+  pins: ReadonlyMap<string, PinnedServer> | undefined | 'not-pinned';
   folder: string | undefined;
   filePath: string;
   errors: readonly ConfigError[];
@@ -229,12 +241,54 @@ interface ProjectTrust {
 async function resolveProjectTrust(options: LoadSettingsOptions, projectInHome: boolean): Promise<ProjectTrust> {
   const filePath = getTrustedFoldersFilePath(options);
   if (options.projectDir === undefined || projectInHome) {
-    return { trusted: undefined, folder: undefined, filePath, errors: [], warnings: [] };
+    return { trusted: undefined, pins: 'not-pinned', folder: undefined, filePath, errors: [], warnings: [] };
   }
   const mode = options.projectTrust ?? 'auto';
-  if (mode !== 'auto') return { trusted: mode, folder: await realFolderPath(options.projectDir), filePath, errors: [], warnings: [] };
+  if (mode !== 'auto') {
+    return { trusted: mode, pins: 'not-pinned', folder: await realFolderPath(options.projectDir), filePath, errors: [], warnings: [] };
+  }
   const found = await getFolderTrust({ ...options, folder: options.projectDir });
-  return { trusted: found.trusted, folder: found.folder, filePath, errors: found.errors, warnings: found.warnings };
+  return {
+    trusted: found.trusted,
+    pins: found.pinnedServers,
+    folder: found.folder,
+    filePath,
+    errors: found.errors,
+    warnings: found.warnings,
+  };
+}
+
+/**
+ * Blocks a project server of a trusted folder unless its entry is the one that was pinned. Without
+ * pins for the folder (trusted before pinning existed, or covered by a trusted ancestor and never
+ * trusted itself) nothing is known to be what the user approved, so every server is blocked.
+ */
+function changedReason(
+  name: string,
+  configAsWritten: McpServerConfig | undefined,
+  folder: string,
+  pins: ReadonlyMap<string, PinnedServer> | undefined,
+  options: LoadSettingsOptions,
+): ServerBlockReason | undefined {
+  if (configAsWritten === undefined) return undefined;
+  const now = pinServer(configAsWritten);
+  const pinned = pins?.get(name);
+  if (pinned?.digest === now.digest) return undefined;
+  const command = options.trustCommand ?? 'toolhost trust';
+  const changes = pinned === undefined ? [] : describeLaunchChange(pinned.launch, now.launch);
+  const why =
+    pins === undefined
+      ? `the project folder ${folder} was trusted without recording its servers (before toolhost pinned them, or through a parent folder), so it is not known to be what you trusted`
+      : pinned === undefined
+        ? `it was added to the settings of the project folder ${folder} after the folder was trusted`
+        : `its entry in the settings of the project folder ${folder} changed since the folder was trusted (${changes.length > 0 ? changes.join('; ') : 'launch settings changed'})`;
+  return {
+    code: 'CHANGED_SINCE_TRUSTED',
+    projectFolder: folder,
+    trustCommand: command,
+    changes,
+    message: `MCP server "${name}" is not started: ${why}. Check the entry; if you trust it, run "${command}" in ${folder} again.`,
+  };
 }
 
 function untrustedReason(name: string, folder: string, options: LoadSettingsOptions): ServerBlockReason {

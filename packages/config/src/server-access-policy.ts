@@ -14,14 +14,23 @@ export interface ServerBlockReason {
    * `EXCLUDED`: named in `mcp.excluded`; `NOT_ALLOWED`: `mcp.allowed` is set and does not name it;
    * `INVALID_LIST`: a list is malformed, so every server is blocked until it is fixed;
    * `UNTRUSTED_PROJECT`: its entry comes from the settings of a project folder the user has not
-   * trusted (set by `loadSettings`, never by this policy).
+   * trusted (set by `loadSettings`, never by this policy);
+   * `CHANGED_SINCE_TRUSTED`: its entry comes from a trusted project folder's settings but is not what
+   * was trusted: its launch identity (`command`, `args`, `cwd`, `env`, `url`, `httpUrl`, `headers`,
+   * `type`) or `trust` changed, or it was added, after the folder was last trusted (set by `loadSettings`).
    */
-  readonly code: 'EXCLUDED' | 'NOT_ALLOWED' | 'INVALID_LIST' | 'UNTRUSTED_PROJECT';
+  readonly code: 'EXCLUDED' | 'NOT_ALLOWED' | 'INVALID_LIST' | 'UNTRUSTED_PROJECT' | 'CHANGED_SINCE_TRUSTED';
   /** A sentence for people. */
   readonly message: string;
-  /** With `UNTRUSTED_PROJECT`: the project folder (real path) that would have to be trusted. */
+  /** With `UNTRUSTED_PROJECT` and `CHANGED_SINCE_TRUSTED`: the project folder (real path) that would have to be trusted (again). */
   readonly projectFolder?: string;
-  /** With `UNTRUSTED_PROJECT`: the command that trusts the folder (the `trustCommand` option of `loadSettings`). */
+  /**
+   * With `CHANGED_SINCE_TRUSTED`: what differs from the trusted entry, one item per field, values
+   * JSON-quoted (`command: "node" → "evil"`, `env.TOKEN: changed`); empty when the entry was never
+   * trusted (added later, or the folder was trusted before entries were pinned).
+   */
+  readonly changes?: readonly string[];
+  /** With `UNTRUSTED_PROJECT` and `CHANGED_SINCE_TRUSTED`: the command that trusts the folder (the `trustCommand` option of `loadSettings`). */
   readonly trustCommand?: string;
 }
 

@@ -43,7 +43,7 @@ export async function setServerEnabled(options: SetServerEnabledOptions): Promis
       code: 'SERVER_BLOCKED',
       serverName: server.name,
       message:
-        server.blockReason.code === 'UNTRUSTED_PROJECT'
+        server.blockReason.code === 'UNTRUSTED_PROJECT' || server.blockReason.code === 'CHANGED_SINCE_TRUSTED'
           ? server.blockReason.message
           : `${server.blockReason.message} Change mcp.allowed or mcp.excluded before enabling it.`,
     });

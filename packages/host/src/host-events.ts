@@ -9,7 +9,7 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
  * `host.servers.status().warnings` lists them; each also arrives as a `warning` event.
  */
 export interface HostWarning {
-  /** Stable code: a configuration error's code (`INVALID_TYPE`, ...), a warning's (`UNKNOWN_FIELD`, ...), or `UNTRUSTED_PROJECT`. */
+  /** Stable code: a configuration error's code (`INVALID_TYPE`, ...), a warning's (`UNKNOWN_FIELD`, ...), `UNTRUSTED_PROJECT` or `CHANGED_SINCE_TRUSTED`. */
   readonly code: string;
   /** What happened and what the user can do. */
   readonly message: string;

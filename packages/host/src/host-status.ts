@@ -65,7 +65,7 @@ export interface ServerStatusView {
    * there is one (`AUTH_REQUIRED`, `SPAWN_FAILED`, `CONNECTION_CLOSED`, `HTTP_STATUS`, ... from the
    * transport or OAuth layer), else discovery's (`CONNECT_FAILED`, `DISCOVERY_TIMEOUT`,
    * `NOTHING_OFFERED`, ...); for a server the settings block, the block reason's code (`EXCLUDED`,
-   * `NOT_ALLOWED`, `INVALID_LIST`, `UNTRUSTED_PROJECT`). Match on this, never on `lastError`'s text.
+   * `NOT_ALLOWED`, `INVALID_LIST`, `UNTRUSTED_PROJECT`, `CHANGED_SINCE_TRUSTED`). Match on this, never on `lastError`'s text.
    */
   readonly errorCode?: string;
   /** True when the server answered 401: the user must sign in (`/mcp auth <name>`). */

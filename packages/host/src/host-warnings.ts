@@ -6,7 +6,8 @@ import type { ResolvedServer } from './resolve-servers.js';
  * What the host tells its user about the settings it was given: each entry or file that could
  * not be used, each warning, and one warning per untrusted project folder whose servers are
  * blocked, naming the command that trusts it (so a host with project servers only never comes up
- * empty without saying why).
+ * empty without saying why), and one per project server blocked because its entry changed since
+ * the folder was trusted (`CHANGED_SINCE_TRUSTED`, with what changed).
  */
 export function buildHostWarnings(input: {
   readonly servers: readonly ResolvedServer[];
@@ -29,6 +30,11 @@ export function buildHostWarnings(input: {
         `${names.length === 1 ? 'MCP server' : `${names.length} MCP servers`} ${list} ${names.length === 1 ? 'comes' : 'come'} from the settings of the project folder ${folder}, ` +
         `which is not trusted, so ${names.length === 1 ? 'it is' : 'they are'} not started. If you trust this folder, run "${trustCommand}" in ${folder}.`,
     });
+  }
+  for (const server of input.servers) {
+    if (server.blockedCode === 'CHANGED_SINCE_TRUSTED' && server.blockedReason !== undefined) {
+      result.push({ code: 'CHANGED_SINCE_TRUSTED', message: server.blockedReason, serverName: server.name });
+    }
   }
   for (const error of input.errors) result.push(fromConfig(error.code, error.message, error.serverName, error.filePath));
   for (const warning of input.warnings) result.push(fromConfig(warning.code, warning.message, warning.serverName, warning.filePath));

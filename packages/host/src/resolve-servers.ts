@@ -42,6 +42,9 @@ export interface SettingsSource {
    * Whether the servers of the project's settings file may start (folder trust). A project
    * settings file arrives with the project (`git clone`), so until the folder is trusted every
    * server whose winning entry comes from it is blocked with `blockedCode` `UNTRUSTED_PROJECT`.
+   * With `'auto'`, trusting pins each project server's launch identity: one whose entry changed
+   * (or was added) since the folder was trusted is blocked with `CHANGED_SINCE_TRUSTED` until the
+   * folder is trusted again.
    * `'auto'` reads the trusted-folders store `~/<appDir>/trusted-folders.json` (see `trustFolder`
    * of `@toolhost/config`); `true` or `false` is the host's own decision (a host with its own trust
    * prompt passes the user's answer). Ignored when `settings` is given (no project file is read).
@@ -64,7 +67,7 @@ export interface SettingsSource {
 export interface ResolvedServer extends ServerDefinition {
   /** How the server is reached (for the status view). */
   readonly transport: ServerTransportInfo;
-  /** Why the settings block the server, as the config's stable code (`EXCLUDED`, `NOT_ALLOWED`, `UNTRUSTED_PROJECT`, ...). */
+  /** Why the settings block the server, as the config's stable code (`EXCLUDED`, `NOT_ALLOWED`, `UNTRUSTED_PROJECT`, `CHANGED_SINCE_TRUSTED`, ...). */
   readonly blockedCode?: string | undefined;
   /** With `UNTRUSTED_PROJECT`: the project folder that would have to be trusted, and the command that trusts it. */
   readonly untrustedProject?: { readonly folder: string; readonly trustCommand: string } | undefined;
@@ -123,7 +126,7 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
       blockedReason: server.blockReason?.message,
       blockedCode: server.blockReason?.code,
       untrustedProject:
-        server.blockReason?.projectFolder !== undefined
+        server.blockReason?.code === 'UNTRUSTED_PROJECT' && server.blockReason.projectFolder !== undefined
           ? { folder: server.blockReason.projectFolder, trustCommand: server.blockReason.trustCommand ?? 'toolhost trust' }
           : undefined,
       disabled: !server.enabled,

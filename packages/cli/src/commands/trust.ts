@@ -1,13 +1,16 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { setFolderTrust } from '@toolhost/config';
+import { formatServerLaunch, setFolderTrust, type SetFolderTrustResult } from '@toolhost/config';
 import type { CommandContext } from './command-context.js';
 
 /**
  * Registers `trust [folder]` and `untrust [folder]` (default: the current folder). A trusted
  * folder's project settings (`<folder>/<app-dir>/settings.json`, and those of its subfolders) may
- * start MCP servers; the decision is stored in `~/<app-dir>/trusted-folders.json`.
+ * start MCP servers; the decision is stored in `~/<app-dir>/trusted-folders.json`. Trusting pins
+ * the servers of the folder's project settings as they are now and lists each one, its command
+ * line JSON-quoted argument by argument: a server added or changed later is blocked until the
+ * folder is trusted again.
  */
 export function registerTrust(program: Command, context: CommandContext): void {
   for (const trusted of [true, false]) {
@@ -27,9 +30,12 @@ export function registerTrust(program: Command, context: CommandContext): void {
         if (trusted) {
           context.io.stdout(
             result.changed
-              ? `Trusted ${result.folder}: MCP servers in its project settings, and in those of its subfolders, can now start.\n`
-              : `${result.folder} is already trusted${through}.\n`,
+              ? `Trusted ${result.folder}.\n`
+              : result.pinsChanged
+                ? `${result.folder} is already trusted${through}; its MCP servers are pinned again as they are now.\n`
+                : `${result.folder} is already trusted${through}.\n`,
           );
+          context.io.stdout(describePinned(result, location.trustCommand ?? 'toolhost trust'));
           const home = homeDir === undefined ? undefined : await realpath(homeDir).catch(() => resolve(homeDir));
           if (result.folder === home || resolve(result.folder, '..') === result.folder) {
             context.io.stdout(`Note: this trusts every folder under ${result.folder}, including repositories you clone there later.\n`);
@@ -43,4 +49,12 @@ export function registerTrust(program: Command, context: CommandContext): void {
         }
       });
   }
+}
+
+/** The servers a trust allows to start, one per line, and what happens when they change. */
+function describePinned(result: SetFolderTrustResult, command: string): string {
+  const rule = `A server added to its project settings later, or whose command, arguments, working folder, environment, URL, headers or trust change, is blocked until you run "${command}" in ${result.folder} again.\n`;
+  if (result.pinned.length === 0) return `Its project settings have no MCP servers. ${rule}`;
+  const lines = result.pinned.map((server) => `  ${server.name}: ${formatServerLaunch(server.configAsWritten)}\n`);
+  return `MCP servers of its project settings that may start, exactly as listed:\n${lines.join('')}${rule}`;
 }

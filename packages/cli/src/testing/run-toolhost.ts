@@ -64,6 +64,16 @@ export async function put(path: string, text: string): Promise<void> {
   await writeFile(path, text);
 }
 
+/**
+ * Writes the project settings file (`<cwd>/.toolhost/settings.json`) and trusts the project folder
+ * again, as a user would after reviewing it: trusting pins the project's servers as written, and
+ * a server changed or added after that is blocked (`CHANGED_SINCE_TRUSTED`).
+ */
+export async function putProjectSettings(place: RunPlace, text: string): Promise<void> {
+  await put(join(place.cwd, '.toolhost', 'settings.json'), text);
+  await trustFolder({ homeDir: place.home, folder: place.cwd });
+}
+
 /** A loopback port nothing listens on (it was just opened and closed). */
 export async function closedPort(): Promise<number> {
   const server = createServer();
