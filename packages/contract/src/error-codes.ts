@@ -52,6 +52,9 @@ export const ERROR_CODES = {
   CONNECT_FAILED: 'The server could not be reached, or the MCP handshake failed; `cause` says why.',
   /** The connection closed (the process exited, the HTTP server went away). */
   CONNECTION_CLOSED: 'The connection closed: the server process exited, or the HTTP server went away.',
+  /** A server sent a message (stdio line, SSE event, JSON body) larger than the host's limit. */
+  MESSAGE_TOO_LARGE:
+    'A server sent a message (a stdio line, an SSE event or a JSON body) larger than the limit (`limits.maxMessageBytes`); the message names the server and the limit.',
   /** A remote server answered an HTTP error status that is not an authentication challenge. */
   HTTP_STATUS: 'A remote server answered an HTTP error status that is not an authentication challenge.',
   /** The server does not speak the MCP revision the client asked for (or the entry pinned). */

@@ -1,7 +1,7 @@
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
 import type { TokenStore } from '@toolhost/oauth';
-import type { ProjectFolder, TraceContext } from './client-features/index.js';
+import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
 import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 
@@ -17,6 +17,28 @@ export interface HostStores {
    * @default a file at `~/<appDir>/mcp-oauth-tokens.json` (mode 0600) when settings are read from files, else in memory
    */
   readonly tokens?: TokenStore;
+}
+
+/** Limits that protect the host from servers that flood it. Every field is optional. */
+export interface HostLimits {
+  /**
+   * Cap of one message from a server, in bytes: a stdio line, an SSE event (Streamable HTTP and
+   * legacy SSE) or a JSON response body. A message over it fails the requests it concerns with
+   * `MESSAGE_TOO_LARGE`, naming the server and the limit. @default 33554432 (32 MiB)
+   */
+  readonly maxMessageBytes?: number;
+  /**
+   * Server-to-client requests (elicitation, sampling, roots list, counted together), per
+   * server: at most `maxConcurrent` at a time and `maxPerSecond` per second; the excess is
+   * answered with a JSON-RPC error saying it was rate-limited. @default 4 at a time, 10 per second
+   */
+  readonly serverRequests?: ServerRequestLimits;
+  /**
+   * Shortest interval between two progress reports (`tool-call-progress`, and the progress
+   * `tool-call-update`) of one tool call, in milliseconds; the latest value wins and the last
+   * one is always delivered. @default 100
+   */
+  readonly progressIntervalMs?: number;
 }
 
 /** Options of `McpToolHost.create`. Every field is optional. */
@@ -73,6 +95,8 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly resultMapping?: ResultMappingOptions;
   /** Names of the host's own tools; MCP tools are never registered under them. */
   readonly reservedToolNames?: Iterable<string>;
+  /** Limits against servers that flood the host (message size, request rate, progress rate). @default see {@link HostLimits} */
+  readonly limits?: HostLimits;
   /** How a server that goes away after connecting is reconnected. */
   readonly reconnect?: {
     /** Attempts before giving up. @default 5 */

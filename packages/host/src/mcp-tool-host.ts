@@ -82,6 +82,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #clientInfo: { readonly name: string; readonly version: string };
   readonly #traceContext: (() => TraceContext | undefined) | undefined;
   readonly #extensions: McpToolHostOptions['extensions'];
+  readonly #limits: McpToolHostOptions['limits'];
   #callCounter = 0;
 
   /** Use {@link McpToolHost.create}; protected so that a subclass can exist. */
@@ -92,6 +93,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#traceContext = options.traceContext;
     this.#extensions = options.extensions;
+    this.#limits = options.limits;
     this.#rootsController = new RootsController({
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
@@ -105,7 +107,11 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       servers: resolved.servers,
       clientInfo: this.#clientInfo,
       toolNamePolicy: this.adapter.toolNames,
-      transportOptions: (serverName) => auth.transportOptions(serverName),
+      transportOptions: (serverName) => {
+        const transportOptions = auth.transportOptions(serverName);
+        const maxMessageBytes = options.limits?.maxMessageBytes;
+        return maxMessageBytes === undefined ? transportOptions : { ...transportOptions, maxMessageBytes };
+      },
       createClient: (serverName) => this.#createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
@@ -261,6 +267,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       onResourceUpdated: (event) => events.emit('resource-update', event),
       ...this.#versionSettings(serverName),
       ...(this.#extensions ? { extensions: this.#extensions } : {}),
+      ...(this.#limits?.serverRequests ? { serverRequests: this.#limits.serverRequests } : {}),
       outboundMeta: {
         logLevel: () => this.#core.logLevels.get(serverName),
         ...(this.#traceContext ? { traceContext: this.#traceContext } : {}),
@@ -299,6 +306,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       withStepUp: (stepUp) => core.auth.withStepUp(stepUp),
       resultMapping: options.resultMapping ?? {},
       maxTotalTimeoutMs: options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS,
+      ...(options.limits?.progressIntervalMs !== undefined ? { progressIntervalMs: options.limits.progressIntervalMs } : {}),
       newToolCallId: () => `toolcall-${(this.#callCounter += 1)}`,
     };
   }

@@ -1,4 +1,5 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { clampRetryMs, DEFAULT_MAX_MESSAGE_BYTES, messageTooLarge } from './message-limits.js';
 
 /** The last authentication challenge a remote server answered. */
 export interface AuthChallenge {
@@ -32,6 +33,8 @@ export interface HttpObservations {
   onStreamEnd?: (end: StreamEnd) => void;
   /** Called when a request could not be sent at all (network error, not an abort). */
   onFetchFailed?: (error: unknown, method: string) => void;
+  /** Called when an event of an event stream went over `maxMessageBytes` (the stream is then errored). */
+  onMessageTooLarge?: (error: Error, end: Omit<StreamEnd, 'resumable' | 'broken'>) => void;
 }
 
 function requestIdsOf(body: unknown): (string | number)[] {
@@ -47,33 +50,134 @@ function requestIdsOf(body: unknown): (string | number)[] {
   }
 }
 
-/** Passes `body` through unchanged, reporting how it ended and whether it carried an event id. */
-function watchEventStream(
+/** What {@link limitEventStream} reports when the stream ends. */
+type EventStreamReport = (resumable: boolean, broken: boolean) => void;
+
+/** The SSE field a line starts with, if it is one of those this stream looks at. */
+const RETRY = 'retry:';
+
+/**
+ * Passes an event stream through, in linear time, with three safeguards:
+ * - an event (the bytes between two blank lines) longer than `maxBytes` errors the stream with
+ *   `tooLarge()` (reported to `onTooLarge` first), so an endless event cannot exhaust memory;
+ * - a `retry:` field is clamped to 100 ms – 60 s (a huge value would overflow `setTimeout` to
+ *   1 ms and turn reconnects into a busy loop; a tiny one would do the same);
+ * - `report` says how the stream ended and whether it carried an event id (resumable).
+ * Only a line that may be a `retry:` line is held back until its end; everything else is
+ * passed on as it arrives.
+ */
+function limitEventStream(
   body: ReadableStream<Uint8Array>,
-  report: (resumable: boolean, broken: boolean) => void,
+  options: { maxBytes: number; tooLarge: () => Error; onTooLarge: (error: Error) => void; report: EventStreamReport },
 ): ReadableStream<Uint8Array> {
+  const { maxBytes, report } = options;
   const reader = body.getReader();
   const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
   let resumable = false;
-  let tail = '';
+  let eventBytes = 0;
+  /** The first characters of the current line (enough to recognise `retry:` and `id:`). */
+  let lineStart = '';
+  /** Whether the current line has any content so far. */
+  let lineLength = 0;
+  /** Pieces of the current line, held while it may be a `retry:` line. */
+  let held: string[] = [];
+  let ended = false;
+  const rewriteRetry = (line: string): string => {
+    const value = line.slice(RETRY.length).replace(/\r$/, '').trim();
+    if (!/^\d+$/.test(value)) return line;
+    return `${RETRY} ${clampRetryMs(Number(value))}`;
+  };
+  const mayBeRetry = (): boolean => (lineStart.length < RETRY.length ? RETRY.startsWith(lineStart) : lineStart.startsWith(RETRY));
+  const processText = (text: string): string => {
+    let out = '';
+    const pieces = text.split('\n');
+    for (let index = 0; index < pieces.length; index++) {
+      const piece = pieces[index] ?? '';
+      const lineEnds = index < pieces.length - 1;
+      if (lineStart.length < RETRY.length) lineStart += piece.slice(0, RETRY.length - lineStart.length);
+      lineLength += piece.length;
+      if (mayBeRetry()) held.push(piece);
+      else {
+        if (held.length > 0) out += held.join('');
+        held = [];
+        out += piece;
+      }
+      if (!lineEnds) continue;
+      if (held.length > 0) out += rewriteRetry(held.join(''));
+      if (lineStart.startsWith('id:')) resumable = true;
+      // A blank line (or a lone CR) ends the event.
+      if (lineLength === 0 || (lineLength === 1 && lineStart === '\r')) eventBytes = 0;
+      out += '\n';
+      held = [];
+      lineStart = '';
+      lineLength = 0;
+    }
+    return out;
+  };
   return new ReadableStream<Uint8Array>({
     async pull(controller) {
-      let chunk: Awaited<ReturnType<typeof reader.read>>;
-      try {
-        chunk = await reader.read();
-      } catch (error) {
-        report(resumable, true);
-        controller.error(error);
-        return;
+      for (;;) {
+        let chunk: Awaited<ReturnType<typeof reader.read>>;
+        try {
+          chunk = await reader.read();
+        } catch (error) {
+          report(resumable, true);
+          controller.error(error);
+          return;
+        }
+        if (chunk.done) {
+          const rest = processText(decoder.decode()) + held.join('');
+          held = [];
+          if (rest) controller.enqueue(encoder.encode(rest));
+          report(resumable, false);
+          controller.close();
+          return;
+        }
+        const text = decoder.decode(chunk.value, { stream: true });
+        // Count the bytes of the event in progress: up to the last blank line this chunk resets it.
+        const lastBreak = Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\n\r\n'));
+        eventBytes = lastBreak === -1 ? eventBytes + chunk.value.byteLength : Buffer.byteLength(text.slice(lastBreak));
+        if (eventBytes > maxBytes && !ended) {
+          ended = true;
+          const error = options.tooLarge();
+          options.onTooLarge(error);
+          report(resumable, true);
+          controller.error(error);
+          void reader.cancel(error).catch(() => undefined);
+          return;
+        }
+        const out = processText(text);
+        if (out.length > 0) {
+          controller.enqueue(encoder.encode(out));
+          return;
+        }
       }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+}
+
+/** Passes a (JSON) body through; more than `maxBytes` errors it with `tooLarge()`. */
+function limitBody(body: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): ReadableStream<Uint8Array> {
+  const reader = body.getReader();
+  let total = 0;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const chunk = await reader.read();
       if (chunk.done) {
-        report(resumable, false);
         controller.close();
         return;
       }
-      const text = tail + decoder.decode(chunk.value, { stream: true });
-      if (/(?:^|\n)id:/.test(text)) resumable = true;
-      tail = text.slice(text.lastIndexOf('\n') + 1);
+      total += chunk.value.byteLength;
+      if (total > maxBytes) {
+        const error = tooLarge();
+        controller.error(error);
+        void reader.cancel(error).catch(() => undefined);
+        return;
+      }
       controller.enqueue(chunk.value);
     },
     cancel(reason) {
@@ -97,16 +201,25 @@ export interface CreateHttpFetchOptions {
   observations: HttpObservations;
   /** Turn a GET answered 404 into 405 (Streamable HTTP only, never legacy SSE). @default true */
   rewriteGetNotFound?: boolean;
+  /** Name of the server entry, for errors. @default 'server' */
+  serverName?: string;
+  /** Cap of one SSE event and of one response body, in bytes. @default DEFAULT_MAX_MESSAGE_BYTES (32 MiB) */
+  maxMessageBytes?: number;
 }
 
 /**
  * Wraps `fetch` for a remote server:
  * - a GET (the optional server stream) answered 404 becomes 405, which the SDK reads as
  *   "this server offers no GET stream", so POST-only servers keep working;
- * - 401/403 answers are recorded in `observations` with their `WWW-Authenticate` details.
+ * - 401/403 answers are recorded in `observations` with their `WWW-Authenticate` details;
+ * - an SSE event, or a non-stream body, longer than `maxMessageBytes` fails with
+ *   `MESSAGE_TOO_LARGE` naming the server and the limit; a server-sent `retry:` is clamped to
+ *   100 ms – 60 s.
  */
 export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
   const { fetch: baseFetch, observations, rewriteGetNotFound = true } = options;
+  const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  const serverName = options.serverName ?? 'server';
   return async (url, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     let response: Response;
@@ -131,15 +244,33 @@ export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
       await response.body?.cancel().catch(() => undefined);
       return new Response(null, { status: 405, statusText: 'Method Not Allowed', headers: response.headers });
     }
-    const onEnd = observations.onStreamEnd;
     const isEventStream = (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
-    if (onEnd && (method === 'POST' || method === 'GET') && response.ok && isEventStream && response.body) {
-      const requestIds = method === 'POST' ? requestIdsOf(init?.body) : [];
-      const body = watchEventStream(response.body, (resumable, broken) => {
-        if (!init?.signal?.aborted) onEnd({ method, requestIds, resumable, broken });
-      });
-      return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    if (!response.body) return response;
+    const href = String(url_(url));
+    const rebuilt = (body: ReadableStream<Uint8Array>): Response =>
+      new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+    if (!isEventStream) {
+      return rebuilt(
+        limitBody(response.body, maxBytes, () =>
+          messageTooLarge({ serverName, what: 'an HTTP response body', limit: maxBytes, url: href }),
+        ),
+      );
     }
+    const requestIds = method === 'POST' ? requestIdsOf(init?.body) : [];
+    const body = limitEventStream(response.body, {
+      maxBytes,
+      tooLarge: () => messageTooLarge({ serverName, what: 'an SSE event', limit: maxBytes, url: href }),
+      onTooLarge: (error) => observations.onMessageTooLarge?.(error, { method, requestIds }),
+      report: (resumable, broken) => {
+        if (response.ok && (method === 'POST' || method === 'GET') && !init?.signal?.aborted)
+          observations.onStreamEnd?.({ method, requestIds, resumable, broken });
+      },
+    });
+    return rebuilt(body);
     return response;
   };
+}
+
+function url_(url: string | URL | Request): string | URL {
+  return typeof url === 'string' || url instanceof URL ? url : url.url;
 }

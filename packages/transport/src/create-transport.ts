@@ -34,7 +34,13 @@ export function createSseTransport(
     url,
     {
       requestInit: mergedRequestInit(config, options.requestInit),
-      fetch: createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations, rewriteGetNotFound: false }),
+      fetch: createHttpFetch({
+        fetch: options.fetch ?? globalThis.fetch,
+        observations,
+        rewriteGetNotFound: false,
+        serverName: options.serverName,
+        ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      }),
       ...(options.authProvider ? { authProvider: options.authProvider } : {}),
     },
     {
@@ -71,7 +77,12 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
   if (target.kind === 'sse') return createSseTransport({ url: target.url, config }, options);
   if (target.kind === 'http') {
     const observations: HttpObservations = {};
-    const fetch = createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations });
+    const fetch = createHttpFetch({
+      fetch: options.fetch ?? globalThis.fetch,
+      observations,
+      serverName: options.serverName,
+      ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+    });
     const requestInit = mergedRequestInit(config, options.requestInit);
     const transport = new StreamableHttpSessionTransport({
       serverName: options.serverName,
@@ -104,6 +115,7 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
     ...(options.stderrLines !== undefined ? { stderrLines: options.stderrLines } : {}),
     ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+    ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
   });
   return {
     transport,

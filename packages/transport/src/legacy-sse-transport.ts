@@ -1,5 +1,6 @@
 import { SSEClientTransport } from '@modelcontextprotocol/client';
-import type { SSEClientTransportOptions } from '@modelcontextprotocol/client';
+import type { JSONRPCMessage, SSEClientTransportOptions } from '@modelcontextprotocol/client';
+import { errorAnswers } from './message-limits.js';
 import type { HttpObservations } from './create-http-fetch.js';
 import { TransportError } from './transport-error.js';
 
@@ -29,6 +30,8 @@ const DEFAULT_ENDPOINT_TIMEOUT_MS = 600_000;
  */
 export class LegacySseTransport extends SSEClientTransport {
   #connected = false;
+  readonly #outstanding = new Set<string | number>();
+  #onmessage: ((message: JSONRPCMessage) => void) | undefined;
   #closing = false;
   readonly #url: URL;
   readonly #serverName: string;
@@ -46,6 +49,36 @@ export class LegacySseTransport extends SSEClientTransport {
       if (end.method === 'GET') this.#lost(end.broken ? 'its event stream broke' : 'it ended its event stream');
     };
     extra.observations.onFetchFailed = () => this.#lost('it cannot be reached');
+    extra.observations.onMessageTooLarge = (error) => this.#lostTooLarge(error);
+    // The SDK declares `onmessage` as an instance field: wrap it here, so answers received leave
+    // the requests in flight.
+    const track = (message: JSONRPCMessage): void => {
+      if (!('method' in message) && 'id' in message && message.id !== undefined) this.#outstanding.delete(message.id);
+      this.#onmessage?.(message);
+    };
+    Object.defineProperty(this, 'onmessage', {
+      configurable: true,
+      enumerable: true,
+      get: () => (this.#onmessage ? track : undefined),
+      set: (handler: ((message: JSONRPCMessage) => void) | undefined) => {
+        this.#onmessage = handler;
+      },
+    });
+  }
+
+  /** See `Transport.send`; remembers requests in flight, so they can fail with a precise error. */
+  override async send(message: JSONRPCMessage): Promise<void> {
+    if ('method' in message && 'id' in message) this.#outstanding.add(message.id);
+    return super.send(message);
+  }
+
+  /** An event over the size limit: every request in flight fails with that error, then the transport closes. */
+  #lostTooLarge(error: Error): void {
+    if (!this.#connected || this.#closing) return;
+    const ids = [...this.#outstanding];
+    this.#outstanding.clear();
+    for (const answer of errorAnswers(ids, error)) this.#onmessage?.(answer);
+    this.#lost(error.message.replace(/\.\s.*$/, '').replace(/^MCP server '[^']*' /, ''));
   }
 
   /** See `Transport.start`. */

@@ -1,6 +1,8 @@
 import type { ChildProcess } from 'node:child_process';
-import { ReadBuffer, serializeMessage } from '@modelcontextprotocol/client';
+import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
+import { LineReader } from './line-reader.js';
+import { DEFAULT_MAX_MESSAGE_BYTES, errorAnswers, messageTooLarge } from './message-limits.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import { TransportError } from './transport-error.js';
 
@@ -23,6 +25,12 @@ export interface StdioTransportOptions {
   stderrLines?: number;
   /** Wait after closing stdin, and after SIGTERM, before escalating. @default 2000 */
   closeGraceMs?: number;
+  /**
+   * Cap of one message (one line of stdout), in bytes. A longer line fails the requests in
+   * flight with `MESSAGE_TOO_LARGE` naming the server and the limit, and closes the transport.
+   * @default 33554432 (32 MiB)
+   */
+  maxMessageBytes?: number;
 }
 
 /** Whether stdio servers get their own process group (every platform but Windows). */
@@ -47,7 +55,9 @@ export class StdioTransport implements Transport {
   /** The last stderr lines of the child. */
   readonly stderr: StderrBuffer;
   readonly #options: StdioTransportOptions;
-  readonly #readBuffer = new ReadBuffer();
+  readonly #lines: LineReader;
+  /** Ids of the requests sent and not answered yet. */
+  readonly #outstanding = new Set<string | number>();
   #child: ChildProcess | undefined;
   #closing: Promise<void> | undefined;
   #closed = false;
@@ -56,6 +66,7 @@ export class StdioTransport implements Transport {
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.stderr = new StderrBuffer(options.stderrLines);
+    this.#lines = new LineReader(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   }
 
   /** Process id of the child once started, else `undefined`. */
@@ -106,6 +117,7 @@ export class StdioTransport implements Transport {
     const stdin = this.#child?.stdin;
     if (!stdin || this.#closing || this.#closed) throw this.#error('SERVER_NOT_CONNECTED', 'the server process is not running');
     const json = serializeMessage(message);
+    if ('method' in message && 'id' in message) this.#outstanding.add(message.id);
     if (!stdin.write(json)) await new Promise<void>((resolve) => stdin.once('drain', resolve));
   }
 
@@ -165,29 +177,50 @@ export class StdioTransport implements Transport {
   }
 
   #read(chunk: Buffer): void {
+    this.#lines.push(
+      chunk,
+      (line) => this.#deliver(line),
+      () => this.#tooLarge(),
+    );
+  }
+
+  #deliver(line: string): void {
+    let message: JSONRPCMessage;
     try {
-      this.#readBuffer.append(chunk);
+      message = deserializeMessage(line);
     } catch (error) {
-      this.onerror?.(error as Error);
-      void this.close();
+      // A line that is not JSON (stray output) is skipped, as the SDK does; report the others.
+      if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
       return;
     }
-    for (;;) {
-      try {
-        const message = this.#readBuffer.readMessage();
-        if (message === null) break;
-        this.onmessage?.(message);
-      } catch (error) {
-        // The bad line is consumed; report it and keep reading the next ones.
-        this.onerror?.(error as Error);
-      }
+    if ('method' in message) {
+      this.onmessage?.(message);
+      return;
     }
+    if ('id' in message && message.id !== undefined) this.#outstanding.delete(message.id);
+    // The SDK runs notification handlers one microtask later but settles a response at once:
+    // deliver responses after the handlers of the notifications read before them, so the last
+    // progress notifications of a call are not dropped as "unknown token".
+    queueMicrotask(() => this.onmessage?.(message));
+  }
+
+  /** A line over the cap: the requests in flight fail with the limit error, then the transport closes. */
+  #tooLarge(): void {
+    if (this.#closing || this.#closed) return;
+    const { serverName, command } = this.#options;
+    const limit = this.#options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const error = messageTooLarge({ serverName, what: 'a message (one line of stdout)', limit, command });
+    const ids = [...this.#outstanding];
+    this.#outstanding.clear();
+    for (const answer of errorAnswers(ids, error)) this.onmessage?.(answer);
+    this.onerror?.(error);
+    void this.close();
   }
 
   #finish(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#readBuffer.clear();
+    this.#lines.clear();
     this.onclose?.();
   }
 

@@ -8,6 +8,7 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { HttpObservations, StreamEnd } from './create-http-fetch.js';
 import { initializeSession } from './initialize-session.js';
+import { errorAnswers } from './message-limits.js';
 import { TransportError } from './transport-error.js';
 
 /** True for MCP 2026-07-28 and later (no sessions: a broken answer stream loses only its request). */
@@ -89,6 +90,7 @@ export class StreamableHttpSessionTransport implements Transport {
     this.#inner = this.#attach(options.createTransport());
     if (options.observations) {
       options.observations.onStreamEnd = (end) => this.#streamEnded(end);
+      options.observations.onMessageTooLarge = (error, end) => this.#tooLarge(error, end.requestIds);
       options.observations.onFetchFailed = (error, method) => {
         // Before initialize was answered, the failing send reports the error itself.
         if (method === 'DELETE' || this.#protocolVersion === undefined) return;
@@ -262,6 +264,25 @@ export class StreamableHttpSessionTransport implements Transport {
       }
       for (const id of lost) this.#reissue(id);
     }, 20).unref?.();
+  }
+
+  /**
+   * An event of an answer stream went over the size limit: the requests of that POST fail with
+   * the limit error (the connection stays up). On the GET stream, the error is reported.
+   */
+  #tooLarge(error: Error, requestIds: readonly (string | number)[]): void {
+    if (this.#closing) return;
+    const lost = requestIds.filter((id) => this.#outstanding.has(id));
+    if (lost.length === 0) {
+      this.onerror?.(error);
+      return;
+    }
+    for (const wireId of lost) {
+      this.#outstanding.delete(wireId);
+      const clientId = this.#reissuedAs.get(wireId) ?? wireId;
+      this.#reissuedAs.delete(wireId);
+      for (const answer of errorAnswers([clientId], error)) this.onmessage?.(answer);
+    }
   }
 
   /** The id a request the client knows as `clientId` has on the wire now. */

@@ -5,6 +5,7 @@ const TRANSPORT_ERROR_CODES = [
   'CWD_NOT_FOUND',
   'SPAWN_FAILED',
   'CONNECTION_CLOSED',
+  'MESSAGE_TOO_LARGE',
   'HTTP_STATUS',
   'AUTH_REQUIRED',
   'FORBIDDEN',
@@ -20,6 +21,7 @@ const TRANSPORT_ERROR_CODES = [
  * - `CWD_NOT_FOUND`: the stdio `cwd` does not exist or is not a folder (checked before spawning).
  * - `SPAWN_FAILED`: the stdio command could not be started (not found, not executable...).
  * - `CONNECTION_CLOSED`: the stdio server process exited, or the connection closed, before or while connecting.
+ * - `MESSAGE_TOO_LARGE`: the server sent a message (stdio line, SSE event, JSON body) over `maxMessageBytes`.
  * - `HTTP_STATUS`: a remote server answered an HTTP error status that is not an auth challenge.
  * - `AUTH_REQUIRED`: a remote server answered 401: authentication (OAuth) is needed. `wwwAuthenticate` is kept.
  * - `FORBIDDEN`: a remote server answered 403. `wwwAuthenticate` is kept (e.g. `insufficient_scope`).

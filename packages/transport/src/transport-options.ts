@@ -24,6 +24,12 @@ export interface TransportOptions {
   closeGraceMs?: number;
   /** Time allowed for the Streamable HTTP session DELETE on close. @default 2000 */
   sessionDeleteTimeoutMs?: number;
+  /**
+   * Cap of one message from the server, in bytes: a stdio line, an SSE event (Streamable HTTP
+   * and legacy SSE) or a JSON response body. A message over it fails with `MESSAGE_TOO_LARGE`
+   * naming the server and the limit. @default 33554432 (32 MiB, `DEFAULT_MAX_MESSAGE_BYTES`)
+   */
+  maxMessageBytes?: number;
 }
 
 /** A transport built from a server entry, not yet connected. */

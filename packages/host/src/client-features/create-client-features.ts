@@ -15,6 +15,7 @@ import { HostClient, type OutboundMetaSources } from './outbound-meta.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
 import type { RootsController } from './roots-controller.js';
 import { registerSampling } from './sampling.js';
+import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limiter.js';
 
 /**
  * The validator the SDK client uses for server-supplied schemas (a tool's `outputSchema` in
@@ -65,6 +66,12 @@ export interface ClientFeaturesOptions {
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   /** What each outgoing message adds to its `_meta`: the log level (2026-07-28) and the trace context. */
   readonly outboundMeta?: OutboundMetaSources;
+  /**
+   * Rate limit of the server's requests to the client (elicitation, sampling, roots list,
+   * counted together): the excess is answered with a JSON-RPC error saying it was rate-limited.
+   * @default 4 at a time, 10 per second
+   */
+  readonly serverRequests?: ServerRequestLimits;
 }
 
 /** The features installed on one client by {@link ClientFeatures.attach}. */
@@ -123,6 +130,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
           ...(options.versionOptions ?? { versionNegotiation: { mode: 'auto' } }),
         },
         options.outboundMeta ?? {},
+        new ServerRequestLimiter(options.serverName, options.serverRequests),
       );
       return { client, attached: features.attach(client) };
     },

@@ -8,3 +8,10 @@ export type { ResourceSubscriptions } from './resource-subscriptions.js';
 export { resolveResourceReferences, type ResolvedResourceReferences } from './resource-references.js';
 export { completeArgument, type CompletionSuggestions } from './complete-argument.js';
 export type { TraceContext } from './outbound-meta.js';
+export {
+  ServerRequestLimiter,
+  RATE_LIMITED_CODE,
+  DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS,
+  DEFAULT_MAX_SERVER_REQUESTS_PER_SECOND,
+  type ServerRequestLimits,
+} from './server-request-limiter.js';

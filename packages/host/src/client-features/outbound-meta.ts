@@ -4,10 +4,20 @@ import {
   LOG_LEVEL_META_KEY,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
+  type ClientContext,
   type ClientOptions,
   type Implementation,
+  type JSONRPCRequest,
   type LoggingLevel,
+  type Result,
 } from '@modelcontextprotocol/client';
+import type { ServerRequestLimiter } from './server-request-limiter.js';
+
+/**
+ * The rate limiter of each client. Not a private field: the SDK's constructor registers
+ * handlers (through `_wrapHandler`) before a subclass's fields exist.
+ */
+const LIMITERS = new WeakMap<object, ServerRequestLimiter>();
 
 /**
  * W3C Trace Context (and Baggage) of the operation a request belongs to, as header values
@@ -72,9 +82,22 @@ export class HostClient extends Client {
   readonly #sources: OutboundMetaSources;
 
   /** A client whose outbound `_meta` also carries what `sources` gives at send time. */
-  constructor(clientInfo: Implementation, options: ClientOptions, sources: OutboundMetaSources) {
+  constructor(clientInfo: Implementation, options: ClientOptions, sources: OutboundMetaSources, limiter?: ServerRequestLimiter) {
     super(clientInfo, options);
     this.#sources = sources;
+    if (limiter) LIMITERS.set(this, limiter);
+  }
+
+  /** The SDK's wrapping, plus the rate limit of server-to-client requests (elicitation, sampling, roots). */
+  protected override _wrapHandler(
+    method: string,
+    handler: (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result>,
+  ): (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result> {
+    const wrapped = super._wrapHandler(method, handler);
+    return (request, ctx) => {
+      const limiter = LIMITERS.get(this);
+      return limiter ? limiter.wrap(method, wrapped)(request, ctx) : wrapped(request, ctx);
+    };
   }
 
   /** The SDK's envelope (2026-07-28 only), the log level (2026-07-28 only) and the trace context (any revision). */

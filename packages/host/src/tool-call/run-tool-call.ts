@@ -38,7 +38,7 @@ const EMPTY_ARGUMENTS: Readonly<Record<string, unknown>> = Object.freeze({});
  */
 export async function runToolCall(runtime: ToolCallRuntime, call: ModelToolCall, signal?: AbortSignal): Promise<ToolCallResult> {
   const args = call.arguments ?? EMPTY_ARGUMENTS;
-  const tracker = new ToolCallTracker(runtime.events, call.id ?? runtime.newToolCallId(), call.name, args);
+  const tracker = new ToolCallTracker(runtime.events, call.id ?? runtime.newToolCallId(), call.name, args, runtime.progressIntervalMs);
   const tool = runtime.findTool(call.name);
   if (!tool) return failed(tracker, call, failure(toolNotFound(call.name, runtime.toolNames())));
   tracker.found(tool);

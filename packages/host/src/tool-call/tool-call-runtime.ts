@@ -32,6 +32,8 @@ export interface ToolCallRuntime {
   readonly resultMapping: ResultMappingOptions;
   /** Overall cap of one call, in milliseconds. */
   readonly maxTotalTimeoutMs: number;
+  /** Shortest interval between two progress reports of one call, in milliseconds. @default 100 */
+  readonly progressIntervalMs?: number;
   /** A fresh tool-call id, for calls the model gave none. */
   newToolCallId(): string;
 }

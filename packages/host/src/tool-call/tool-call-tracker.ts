@@ -7,9 +7,15 @@ function progressText(progress: ToolCallProgress): string {
   return progress.message ? `${amount} ${progress.message}` : amount;
 }
 
+/** Default shortest interval between two progress reports of one tool call, in milliseconds. */
+export const DEFAULT_PROGRESS_INTERVAL_MS = 100;
+
 /**
  * The lifecycle of one tool call. It reports each step as a `tool-call-update` event carrying
- * the whole {@link ToolCall}, and builds that snapshot only when someone listens.
+ * the whole {@link ToolCall}, and builds that snapshot only when someone listens. Progress is
+ * coalesced: at most one `tool-call-progress` (and progress `tool-call-update`) per
+ * `progressIntervalMs`, the latest value winning; the last value is always delivered, at the
+ * latest just before the final update.
  */
 export class ToolCallTracker {
   readonly #events: HostEventEmitter;
@@ -22,8 +28,21 @@ export class ToolCallTracker {
   #progress: ToolCallProgress | undefined;
   #output: ToolCallOutput | undefined;
   #error: ToolCallError | undefined;
+  readonly #progressIntervalMs: number;
+  /** When progress was last reported (0: never). */
+  #progressReportedAt = 0;
+  /** Progress received and not reported yet. */
+  #progressPending = false;
+  #progressTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(events: HostEventEmitter, toolCallId: string, toolName: string, inputParameters: Readonly<Record<string, unknown>>) {
+  constructor(
+    events: HostEventEmitter,
+    toolCallId: string,
+    toolName: string,
+    inputParameters: Readonly<Record<string, unknown>>,
+    progressIntervalMs: number = DEFAULT_PROGRESS_INTERVAL_MS,
+  ) {
+    this.#progressIntervalMs = progressIntervalMs;
     this.#events = events;
     this.#toolCallId = toolCallId;
     this.#toolName = toolName;
@@ -58,9 +77,28 @@ export class ToolCallTracker {
     this.#emit();
   }
 
-  /** A progress notification of the running call. */
+  /** A progress notification of the running call (reported at most once per interval, latest wins). */
   progress(progress: ToolCallProgress): void {
     this.#progress = progress;
+    this.#progressPending = true;
+    if (this.#progressTimer !== undefined) return;
+    const wait = this.#progressReportedAt + this.#progressIntervalMs - Date.now();
+    if (wait <= 0) {
+      this.#reportProgress();
+      return;
+    }
+    this.#progressTimer = setTimeout(() => {
+      this.#progressTimer = undefined;
+      this.#reportProgress();
+    }, wait);
+    this.#progressTimer.unref?.();
+  }
+
+  #reportProgress(): void {
+    const progress = this.#progress;
+    if (!this.#progressPending || !progress) return;
+    this.#progressPending = false;
+    this.#progressReportedAt = Date.now();
     const definition = this.#tool?.definition;
     if (definition && this.#events.has('tool-call-progress')) {
       this.#events.emit('tool-call-progress', {
@@ -78,6 +116,10 @@ export class ToolCallTracker {
     status: 'SUCCEEDED' | 'FAILED' | 'CANCELLED',
     result: { readonly output?: ToolCallOutput; readonly error?: ToolCallError },
   ): ToolCall {
+    // The last progress value is always delivered, before the final state.
+    clearTimeout(this.#progressTimer);
+    this.#progressTimer = undefined;
+    this.#reportProgress();
     this.#status = status;
     this.#confirmationRequest = undefined;
     this.#progress = undefined;
