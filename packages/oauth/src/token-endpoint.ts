@@ -1,5 +1,6 @@
 import { createClientAssertion, JWT_BEARER_CLIENT_ASSERTION_TYPE, type ClientAssertionKey } from './client-assertion.js';
 import type { FetchFunction } from './guarded-fetch.js';
+import { escapeControlText } from '@toolhost/contract';
 import { OAuthError, type OAuthErrorCode } from './oauth-error.js';
 import type { StoredClient, StoredToken } from './token-store.js';
 
@@ -120,10 +121,13 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
   }
   if (!response.ok || typeof data.access_token !== 'string') {
     const oauthError = typeof data.error === 'string' ? data.error : undefined;
-    const description = typeof data.error_description === 'string' ? ` - ${data.error_description.slice(0, 300)}` : '';
+    // The authorization server's words: escaped, so they cannot drive the terminal or forge log lines.
+    const description =
+      typeof data.error_description === 'string' ? ` - ${escapeControlText(data.error_description, { maxLength: 300 })}` : '';
+    const shown = oauthError === undefined ? `HTTP ${response.status}` : escapeControlText(oauthError, { maxLength: 100 });
     throw new OAuthError({
       code: options.failureCode,
-      message: `Could not ${what} for MCP server '${serverName}': ${oauthError ?? `HTTP ${response.status}`}${description}.`,
+      message: `Could not ${what} for MCP server '${serverName}': ${shown}${description}.`,
       serverName,
       url: options.tokenEndpoint,
       oauthErrorCode: oauthError,
