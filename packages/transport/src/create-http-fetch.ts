@@ -1,4 +1,6 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { escapeControlText } from '@toolhost/contract';
+import { TransportError } from './transport-error.js';
 
 /** The last authentication challenge a remote server answered. */
 export interface AuthChallenge {
@@ -97,16 +99,26 @@ export interface CreateHttpFetchOptions {
   observations: HttpObservations;
   /** Turn a GET answered 404 into 405 (Streamable HTTP only, never legacy SSE). @default true */
   rewriteGetNotFound?: boolean;
+  /**
+   * The server entry's name and URL: when given, a successful answer whose `Mcp-Session-Id` is not
+   * visible ASCII (0x21–0x7E) is refused with a {@link TransportError} `INVALID_SESSION_ID` naming them.
+   */
+  server?: { readonly name: string; readonly url: string };
 }
+
+/** What the MCP transports spec allows in a session id: visible ASCII only. */
+const SESSION_ID = /^[\x21-\x7e]+$/;
 
 /**
  * Wraps `fetch` for a remote server:
  * - a GET (the optional server stream) answered 404 becomes 405, which the SDK reads as
  *   "this server offers no GET stream", so POST-only servers keep working;
- * - 401/403 answers are recorded in `observations` with their `WWW-Authenticate` details.
+ * - 401/403 answers are recorded in `observations` with their `WWW-Authenticate` details;
+ * - with `server`, a successful answer carrying an `Mcp-Session-Id` outside 0x21–0x7E is refused
+ *   (`TransportError` `INVALID_SESSION_ID`) before the SDK can adopt and echo it.
  */
 export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
-  const { fetch: baseFetch, observations, rewriteGetNotFound = true } = options;
+  const { fetch: baseFetch, observations, rewriteGetNotFound = true, server } = options;
   return async (url, init) => {
     const method = (init?.method ?? 'GET').toUpperCase();
     let response: Response;
@@ -126,6 +138,16 @@ export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
         ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
         ...(scope ? { scope } : {}),
       };
+    }
+    const sessionId = response.headers.get('mcp-session-id');
+    if (server && response.ok && sessionId !== null && !SESSION_ID.test(sessionId)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new TransportError({
+        code: 'INVALID_SESSION_ID',
+        message: `MCP server '${server.name}' (${server.url}) sent an invalid session id ${JSON.stringify(escapeControlText(sessionId, { maxLength: 100 }))}: an Mcp-Session-Id may only hold visible ASCII characters (0x21–0x7E). The session was refused; fix the server.`,
+        serverName: server.name,
+        url: server.url,
+      });
     }
     if (rewriteGetNotFound && method === 'GET' && response.status === 404) {
       await response.body?.cancel().catch(() => undefined);

@@ -71,7 +71,11 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
   if (target.kind === 'sse') return createSseTransport({ url: target.url, config }, options);
   if (target.kind === 'http') {
     const observations: HttpObservations = {};
-    const fetch = createHttpFetch({ fetch: options.fetch ?? globalThis.fetch, observations });
+    const fetch = createHttpFetch({
+      fetch: options.fetch ?? globalThis.fetch,
+      observations,
+      server: { name: options.serverName, url: target.url.href },
+    });
     const requestInit = mergedRequestInit(config, options.requestInit);
     const transport = new StreamableHttpSessionTransport({
       serverName: options.serverName,
