@@ -18,7 +18,7 @@ const tokenFile = () => join(project.place.home, '.toolhost', 'mcp-oauth-tokens.
 const followRedirects = { TOOLHOST_TEST_BROWSER: 'follow-redirects' };
 
 /** The authorization server and the protected MCP server; tokens are only issued for a correct PKCE verifier and resource. */
-async function startOAuthServers() {
+async function startOAuthServers(options: { readonly tokenAnswer?: RouteAnswer } = {}) {
   const issued = new Map<string, string>();
   /** When set, the token endpoint answers refresh_token grants with this HTTP status. */
   const refresh: { failWith?: number } = {};
@@ -50,6 +50,7 @@ async function startOAuthServers() {
         return { status: 302, headers: { location: redirect.href } };
       }
       case '/token': {
+        if (options.tokenAnswer) return options.tokenAnswer;
         const form = new URLSearchParams(request.body);
         if (form.get('grant_type') === 'refresh_token' && refresh.failWith !== undefined) {
           return { status: refresh.failWith, body: { error: 'temporarily_unavailable' } };
@@ -282,6 +283,22 @@ describe('toolhost mcp auth', () => {
     expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
     expect(refused.stdout).not.toContain('file:');
     expect(as.requests.filter((request) => request.path.startsWith('/authorize') || request.path.startsWith('/register'))).toHaveLength(0);
+    expect(existsSync(tokenFile())).toBe(false);
+  });
+
+  it('shows an error_description with terminal escapes and a forged log line visibly escaped, never raw', async () => {
+    const hostile = 'bad code\u001b[2J\u001b]0;pwned\u0007\u202e\n[INFO] signed in as admin\r';
+    const { mcp } = await startOAuthServers({ tokenAnswer: { status: 400, body: { error: 'invalid_grant', error_description: hostile } } });
+    await writeSettings(mcp.url);
+    const failed = await runToolhost(['mcp', 'auth', 'secure'], { ...project.place, env: followRedirects });
+    expect(failed.code).toBe(1);
+    const output = failed.stdout + failed.stderr;
+    // eslint-disable-next-line no-control-regex -- raw control characters are what must not appear
+    expect(output).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(output).not.toMatch(/^\[INFO\]/m);
+    expect(failed.stderr).toContain(
+      "Error [TOKEN_EXCHANGE_FAILED]: Could not exchange the authorization code for MCP server 'secure': invalid_grant - bad code\\u001b[2J\\u001b]0;pwned\\u0007\\u202e\\u000a[INFO] signed in as admin\\u000d.",
+    );
     expect(existsSync(tokenFile())).toBe(false);
   });
 

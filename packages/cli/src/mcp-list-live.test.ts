@@ -62,6 +62,22 @@ describe('toolhost mcp list: live status', () => {
     expect(http.requests.filter((request) => request.method === 'DELETE')).toHaveLength(1);
   });
 
+  it('shows a reason a server wrote with terminal escapes and a forged log line visibly escaped, never raw', async () => {
+    const script = join(project.place.cwd, 'evil-server.cjs');
+    const hostile = 'boom\u001b[2J\u001b]0;pwned\u0007\u202e\n[INFO] all good\r';
+    await put(
+      script,
+      `process.stdin.on('data', (chunk) => { for (const line of String(chunk).split('\\n')) { if (!line.trim()) continue; const request = JSON.parse(line); if (request.id !== undefined) process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: request.id, error: { code: -32603, message: ${JSON.stringify(hostile)} } }) + '\\n'); } });`,
+    );
+    await settings({ evil: { command: process.execPath, args: [script] } });
+    const result = await list();
+    // eslint-disable-next-line no-control-regex -- raw control characters are what must not appear
+    expect(result.stdout + result.stderr).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e]/);
+    expect(result.stdout).not.toMatch(/^\[INFO\]/m);
+    expect(result.stdout).toContain('\n    Reason: ');
+    expect(result.stdout).toContain('boom\\u001b[2J\\u001b]0;pwned\\u0007\\u202e\\u000a[INFO] all good\\u000d');
+  });
+
   it('probes every server at the same time: N slow servers take about one timeout, not N', async () => {
     const count = 6;
     const timeout = 1500;

@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import type { LoadedServer, LoadedSettings } from '@toolhost/config';
 
 /** The state found by a live connection check. */
@@ -94,9 +95,12 @@ export async function collectServerStatuses(settings: LoadedSettings, check?: Se
 /** Longest reason shown under a disconnected server; the rest is cut with `…`. */
 export const MAX_REASON_LENGTH = 240;
 
-/** A reason made fit for one line: whitespace folded, cut to {@link MAX_REASON_LENGTH} characters. */
+/**
+ * A reason made fit for one line: whitespace folded, cut to {@link MAX_REASON_LENGTH} characters,
+ * control, BiDi and zero-width characters (server-sent text) written as `\uXXXX` escapes.
+ */
 export function shortenReason(reason: string): string {
-  const folded = reason.replace(/\s+/g, ' ').trim();
+  const folded = escapeControlText(reason.replace(/\s+/g, ' ').trim());
   return folded.length > MAX_REASON_LENGTH ? `${folded.slice(0, MAX_REASON_LENGTH - 1)}…` : folded;
 }
 

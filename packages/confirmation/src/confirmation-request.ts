@@ -1,4 +1,10 @@
-import { CONFIRMATION_OPTIONS, type ConfirmationReason, type ConfirmationRequest, type ToolDefinitionChange } from '@toolhost/contract';
+import {
+  CONFIRMATION_OPTIONS,
+  escapeControlText,
+  type ConfirmationReason,
+  type ConfirmationRequest,
+  type ToolDefinitionChange,
+} from '@toolhost/contract';
 import { formatToolDefinitionChanges } from './diff-tool-definitions.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -49,7 +55,12 @@ export interface ConfirmationContext {
   readonly previousServerIdentity?: string;
 }
 
-/** The {@link ConfirmationRequest} for one call: what a dialog shows and the options it offers. */
+/**
+ * The {@link ConfirmationRequest} for one call: what a dialog shows and the options it offers.
+ * Server-controlled text (tool name, title, description, the arguments preview, the change
+ * summary) shows control, BiDi and zero-width characters as visible `\uXXXX` escapes, so a dialog
+ * cannot be made to show something other than what runs; `arguments` stays the exact value.
+ */
 export function buildConfirmationRequest(subject: ToolCallSubject, context: ConfirmationContext): ConfirmationRequest {
   const { tool } = subject;
   const changes = context.changes ?? [];
@@ -59,18 +70,18 @@ export function buildConfirmationRequest(subject: ToolCallSubject, context: Conf
     options: CONFIRMATION_OPTIONS,
     mcpDetails: {
       serverName: subject.serverName,
-      toolName: tool.name,
+      toolName: escapeControlText(tool.name),
       registeredName: subject.registeredName,
-      ...(typeof tool.title === 'string' ? { toolTitle: tool.title } : {}),
-      toolDescription: tool.description ?? '',
+      ...(typeof tool.title === 'string' ? { toolTitle: escapeControlText(tool.title) } : {}),
+      toolDescription: escapeControlText(tool.description ?? '', { multiline: true }),
       toolParameterSchema: tool.inputSchema ?? {},
       ...(tool.annotations !== undefined ? { annotations: tool.annotations } : {}),
     },
     arguments: subject.arguments,
-    argumentsPreview: formatArgumentsPreview(subject.arguments),
+    argumentsPreview: escapeControlText(formatArgumentsPreview(subject.arguments)),
     reason: context.reason,
     changes,
-    changeSummary: formatToolDefinitionChanges(changes),
+    changeSummary: escapeControlText(formatToolDefinitionChanges(changes), { multiline: true }),
     ...(context.previousServerIdentity !== undefined ? { previousServerIdentity: context.previousServerIdentity } : {}),
   };
 }

@@ -64,6 +64,9 @@ export const ERROR_CODES = {
   FORBIDDEN: 'A remote server answered 403 (for example `insufficient_scope`).',
   /** The server forgot the session and re-initializing once did not bring it back. */
   SESSION_EXPIRED: 'The server forgot the session, and initializing again once did not bring it back.',
+  /** A Streamable HTTP server sent a session id that is not visible ASCII (0x21–0x7E). */
+  INVALID_SESSION_ID:
+    'A Streamable HTTP server sent an `Mcp-Session-Id` with characters outside visible ASCII (0x21–0x7E); the session was refused and the server not connected.',
   /** Connecting and discovering took longer than the server's timeout. */
   DISCOVERY_TIMEOUT: "Connecting to the server and discovering what it offers took longer than the server's timeout.",
   /** A list request failed with an error other than MethodNotFound. */

@@ -3,6 +3,8 @@ export { ERROR_CODES, isErrorCode } from './error-codes.js';
 export type { ErrorCode } from './error-codes.js';
 export { ToolhostError, findErrorInChain } from './toolhost-error.js';
 export type { ErrorFamily, ToolhostErrorOptions } from './toolhost-error.js';
+export { escapeControlText, stripTagCharacters } from './escape-control-text.js';
+export type { EscapeControlTextOptions } from './escape-control-text.js';
 export { AdapterError } from './adapter-error.js';
 export type { AdapterErrorCode, AdapterErrorOptions } from './adapter-error.js';
 export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from './content-part.js';

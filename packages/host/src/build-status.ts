@@ -1,4 +1,5 @@
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { escapeControlText } from '@toolhost/contract';
 import { McpServerStatus, type RegisteredTool, type ServerSnapshot } from '@toolhost/discovery';
 import type { HostWarning } from './host-events.js';
 import type { HostStatus, ServerStatusView } from './host-status.js';
@@ -6,6 +7,7 @@ import { needsAuthentication } from './host-auth.js';
 import { maskUrl } from './mask-url.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import type { PromptCommand } from './slash-command.js';
+import { modelToolDescription } from './tool-call/callable-tool.js';
 
 /** Inputs of {@link buildStatus}. */
 export interface BuildStatusInput {
@@ -30,7 +32,7 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
     const snapshot = snapshots.get(server.name);
     const { config, transport } = server;
     const stdio = transport.transport === 'stdio';
-    const stderrTail = snapshot?.stderrTail ?? [];
+    const stderrTail = (snapshot?.stderrTail ?? []).map((line) => escapeControlText(line));
     const lastError = snapshot?.lastError?.message ?? server.blockedReason;
     const errorCode =
       server.blockedReason !== undefined
@@ -59,10 +61,10 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
         .map((tool) => ({
           name: tool.registeredName,
           serverToolName: tool.originalName,
-          description: tool.tool.description ?? '',
+          description: modelToolDescription(tool.tool.description ?? ''),
           inputSchema: tool.tool.inputSchema,
         })),
-      extensions: Object.keys(snapshot?.capabilities?.extensions ?? {}).map(printable),
+      extensions: Object.keys(snapshot?.capabilities?.extensions ?? {}).map((name) => escapeControlText(name, { maxLength: 200 })),
       excludedTools: (snapshot?.excludedTools ?? []).map((tool) => ({ serverToolName: tool.name, reason: tool.reason })),
       prompts: input.prompts.filter((prompt) => prompt.serverName === server.name).map((prompt) => prompt.name),
       resourceCount: snapshot?.resources.length ?? 0,
@@ -70,19 +72,8 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
       ...(errorCode !== undefined && !connected ? { errorCode } : {}),
       needsAuthentication: !connected && needsAuthentication(snapshot?.lastError),
       ...(stderrTail.length > 0 ? { stderrTail } : {}),
-      ...(snapshot?.instructions ? { instructions: snapshot.instructions } : {}),
+      ...(snapshot?.instructions ? { instructions: escapeControlText(snapshot.instructions, { multiline: true }) } : {}),
     };
   });
   return { discoveryState: input.discoveryState, servers, warnings: input.warnings };
-}
-
-/**
- * Server-sent text made safe to print: at most 200 characters, control and bidirectional-override
- * characters written as `\u` escapes.
- */
-function printable(text: string): string {
-  const bounded = text.length > 200 ? `${text.slice(0, 200)}…` : text;
-  // eslint-disable-next-line no-control-regex -- the control characters are what is being escaped
-  const unsafe = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
-  return bounded.replace(unsafe, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

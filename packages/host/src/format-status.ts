@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import { McpServerStatus } from '@toolhost/discovery';
 import type { FormatStatusOptions, HostStatus, ServerStatusView } from './host-status.js';
 
@@ -17,13 +18,18 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
+/** Server- or settings-supplied text on one line, control, BiDi and zero-width characters escaped. */
+function safe(text: string): string {
+  return escapeControlText(text);
+}
+
 function formatServer(server: ServerStatusView, options: FormatStatusOptions): string[] {
-  const lines = [`${ICONS[server.status] ?? '•'} ${server.name} (${server.status.toUpperCase()})`];
-  if (server.description) lines.push(`  Description: ${server.description}`);
-  if (server.command !== undefined) lines.push(`  Command: ${server.command}`);
-  if (server.url !== undefined) lines.push(`  URL: ${server.url} (${server.transport})`);
-  if (server.protocolVersion !== undefined) lines.push(`  Protocol: MCP ${server.protocolVersion}`);
-  if (server.cwd !== undefined) lines.push(`  Working Directory: ${server.cwd}`);
+  const lines = [`${ICONS[server.status] ?? '•'} ${safe(server.name)} (${server.status.toUpperCase()})`];
+  if (server.description) lines.push(`  Description: ${safe(server.description)}`);
+  if (server.command !== undefined) lines.push(`  Command: ${safe(server.command)}`);
+  if (server.url !== undefined) lines.push(`  URL: ${safe(server.url)} (${server.transport})`);
+  if (server.protocolVersion !== undefined) lines.push(`  Protocol: MCP ${safe(server.protocolVersion)}`);
+  if (server.cwd !== undefined) lines.push(`  Working Directory: ${safe(server.cwd)}`);
   if (server.timeoutConfigured) lines.push(`  Timeout: ${server.timeoutMs}ms`);
   if (server.trust) lines.push('  Trusted: yes (tools run without confirmation)');
   if (server.envNames.length > 0) lines.push(`  Environment: ${server.envNames.join(', ')} (values hidden)`);
@@ -32,19 +38,20 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
     if (options.descriptions || options.schemas) {
       lines.push('  Tools:');
       for (const tool of server.tools) {
-        lines.push(`    - ${tool.name}${options.descriptions && tool.description ? `: ${tool.description}` : ''}`);
+        lines.push(`    - ${safe(tool.name)}${options.descriptions && tool.description ? `: ${safe(tool.description)}` : ''}`);
         if (options.schemas) lines.push(indent(JSON.stringify(tool.inputSchema, null, 2), '        '));
       }
     } else {
-      lines.push(`  Tools: ${server.tools.map((tool) => tool.name).join(', ')}`);
+      lines.push(`  Tools: ${server.tools.map((tool) => safe(tool.name)).join(', ')}`);
     }
   }
   if (server.extensions.length > 0) lines.push(`  Extensions: ${server.extensions.join(', ')}`);
-  for (const tool of server.excludedTools) lines.push(`  ⚠ Tool ${JSON.stringify(tool.serverToolName)} left out: ${tool.reason}`);
-  if (server.prompts.length > 0) lines.push(`  Prompts: ${server.prompts.map((name) => `/${name}`).join(', ')}`);
+  for (const tool of server.excludedTools)
+    lines.push(`  ⚠ Tool ${safe(JSON.stringify(tool.serverToolName))} left out: ${safe(tool.reason)}`);
+  if (server.prompts.length > 0) lines.push(`  Prompts: ${server.prompts.map((name) => `/${safe(name)}`).join(', ')}`);
   if (server.resourceCount > 0) lines.push(`  Resources: ${server.resourceCount}`);
-  if (server.needsAuthentication) lines.push(`  Authentication: required — run /mcp auth ${server.name}`);
-  if (server.lastError !== undefined) lines.push(`  Error: ${server.lastError}`);
+  if (server.needsAuthentication) lines.push(`  Authentication: required — run /mcp auth ${safe(server.name)}`);
+  if (server.lastError !== undefined) lines.push(`  Error: ${safe(server.lastError)}`);
   return lines;
 }
 
@@ -70,9 +77,9 @@ export function formatStatus(status: HostStatus, options: FormatStatusOptions = 
   const servers = options.serverName ? status.servers.filter((server) => server.name === options.serverName) : status.servers;
   const blocks =
     servers.length === 0
-      ? [options.serverName ? `No MCP server named "${options.serverName}" is configured.` : 'No MCP servers configured.']
+      ? [options.serverName ? `No MCP server named "${safe(options.serverName)}" is configured.` : 'No MCP servers configured.']
       : servers.map((server) => formatServer(server, options).join('\n'));
-  const warnings = options.serverName ? [] : status.warnings.map((warning) => `  ⚠ ${warning.message}`);
+  const warnings = options.serverName ? [] : status.warnings.map((warning) => `  ⚠ ${safe(warning.message)}`);
   return [
     'MCP Servers Status:',
     '',

@@ -37,7 +37,10 @@ export interface ServerStatusView {
     readonly name: string;
     /** The tool's own name on its server. */
     readonly serverToolName: string;
-    /** The tool's description. */
+    /**
+     * The tool's description as the model gets it: tag characters removed, control, BiDi and
+     * zero-width characters written as `\uXXXX` escapes, size capped with a visible marker.
+     */
     readonly description: string;
     /** The tool's input schema (shown by `/mcp schema`). */
     readonly inputSchema: Readonly<Record<string, unknown>>;
@@ -70,9 +73,12 @@ export interface ServerStatusView {
   readonly errorCode?: string;
   /** True when the server answered 401: the user must sign in (`/mcp auth <name>`). */
   readonly needsAuthentication: boolean;
-  /** The last lines the server wrote to stderr, when captured. */
+  /** The last lines the server wrote to stderr, when captured (control and BiDi characters escaped). */
   readonly stderrTail?: readonly string[];
-  /** The server's `instructions` from `initialize`, when it sent some. */
+  /**
+   * The server's `instructions` from `initialize`, when it sent some; control, BiDi and zero-width
+   * characters other than line feeds and tabs written as `\uXXXX` escapes.
+   */
   readonly instructions?: string;
 }
 

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { validateAuthorizationResponseIssuer } from '@modelcontextprotocol/client';
 import { oauthErrorFromSdk } from './issuer.js';
+import { escapeControlText } from '@toolhost/contract';
 import { OAuthError } from './oauth-error.js';
 
 /** The redirect URI used when the server entry sets none. */
@@ -131,7 +132,7 @@ export async function startCallbackServer(options: CallbackServerOptions): Promi
       return finish(
         new OAuthError({
           code: 'AUTHORIZATION_DENIED',
-          message: `The authorization server refused the login${serverName ? ` for MCP server '${serverName}'` : ''}: ${JSON.stringify(error)}${description ? ` (${JSON.stringify(description.slice(0, 300))})` : ''}.`,
+          message: `The authorization server refused the login${serverName ? ` for MCP server '${serverName}'` : ''}: ${escapeControlText(JSON.stringify(error.slice(0, 100)))}${description ? ` (${escapeControlText(JSON.stringify(description.slice(0, 300)))})` : ''}.`,
           serverName,
           oauthErrorCode: error,
         }),

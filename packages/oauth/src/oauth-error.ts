@@ -30,7 +30,8 @@ const OAUTH_ERROR_CODES = [
  * Stable codes of {@link OAuthError} (each explained in the contract's `ERROR_CODES`); callers
  * switch on these, never on message text:
  * - `AUTH_REQUIRED`: the server needs an (interactive) authentication the host must start explicitly.
- * - `UNSAFE_URL`: a URL learned from a server (or given to the browser opener) was refused by the URL guard.
+ * - `UNSAFE_URL`: a URL learned from a server (or given to the browser opener) was refused by the URL guard, or a client
+ *   secret would have gone over plain http to a token endpoint that is not on loopback.
  * - `RESOURCE_MISMATCH`: the protected-resource metadata names a different resource than the server being accessed.
  * - `DISCOVERY_FAILED`: no usable protected-resource or authorization-server metadata was found.
  * - `INVALID_METADATA`: metadata was found but is not usable (missing endpoints, wrong response types, bad JSON).

@@ -1,5 +1,6 @@
 import type { AuthorizationServerInfo } from './discover-authorization-server.js';
 import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
+import { escapeControlText } from '@toolhost/contract';
 import { OAuthError } from './oauth-error.js';
 import type { StoredClient } from './token-store.js';
 import type { UrlGuard } from './url-guard.js';
@@ -138,7 +139,8 @@ export async function registerClient(options: RegisterClientOptions): Promise<St
   const body = await readJsonObject(response);
   if (!response.ok || typeof body?.client_id !== 'string') {
     const oauthError = typeof body?.error === 'string' ? body.error : undefined;
-    const description = typeof body?.error_description === 'string' ? ` - ${body.error_description.slice(0, 300)}` : '';
+    const description =
+      typeof body?.error_description === 'string' ? ` - ${escapeControlText(body.error_description, { maxLength: 300 })}` : '';
     // OIDC servers check redirect URIs against the application type; say what was sent.
     const redirectProblem =
       oauthError === 'invalid_redirect_uri' || oauthError === 'invalid_client_metadata'
@@ -146,7 +148,7 @@ export async function registerClient(options: RegisterClientOptions): Promise<St
         : '';
     throw new OAuthError({
       code: 'REGISTRATION_FAILED',
-      message: `Dynamic client registration for MCP server '${serverName}' failed: ${oauthError ?? `HTTP ${response.status}`}${description}.${redirectProblem} ${redirectProblem ? 'Otherwise register' : 'Register'} a client by hand and set oauth.clientId.`,
+      message: `Dynamic client registration for MCP server '${serverName}' failed: ${oauthError === undefined ? `HTTP ${response.status}` : escapeControlText(oauthError, { maxLength: 100 })}${description}.${redirectProblem} ${redirectProblem ? 'Otherwise register' : 'Register'} a client by hand and set oauth.clientId.`,
       serverName,
       url: options.registrationEndpoint,
       oauthErrorCode: oauthError,

@@ -1,5 +1,6 @@
 import { createClientAssertion, JWT_BEARER_CLIENT_ASSERTION_TYPE, type ClientAssertionKey } from './client-assertion.js';
 import type { FetchFunction } from './guarded-fetch.js';
+import { escapeControlText } from '@toolhost/contract';
 import { OAuthError, type OAuthErrorCode } from './oauth-error.js';
 import type { StoredClient, StoredToken } from './token-store.js';
 
@@ -65,6 +66,34 @@ async function readTokenResponse(response: Response): Promise<Record<string, unk
   return Object.fromEntries(new URLSearchParams(text));
 }
 
+/** True for `localhost` (and `*.localhost`), 127.0.0.0/8 and `[::1]`. */
+function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase();
+  return host === 'localhost' || host.endsWith('.localhost') || host === '[::1]' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}
+
+/**
+ * Refuses to send a client secret in clear text: a `client_secret_basic` or `client_secret_post`
+ * request to a plain-http token endpoint that is not on loopback (even when private networks
+ * are allowed) throws `UNSAFE_URL` naming the server and the URL.
+ */
+function assertSecretTransport(method: TokenEndpointAuthMethod, tokenEndpoint: string, serverName: string): void {
+  if (method !== 'client_secret_basic' && method !== 'client_secret_post') return;
+  let url: URL;
+  try {
+    url = new URL(tokenEndpoint);
+  } catch {
+    return; // fetch reports an unusable URL itself.
+  }
+  if (url.protocol !== 'http:' || isLoopbackHost(url.hostname)) return;
+  throw new OAuthError({
+    code: 'UNSAFE_URL',
+    message: `Refused to send the client secret of MCP server '${serverName}' over plain http to the token endpoint ${url.href}: it is not on loopback, so the secret would travel unencrypted. Use an https token endpoint.`,
+    serverName,
+    url: url.href,
+  });
+}
+
 /** POSTs a token request (code exchange or refresh) and returns the token, or throws `OAuthError`. */
 export async function requestToken(options: RequestTokenOptions): Promise<StoredToken> {
   const { client, serverName } = options;
@@ -75,6 +104,7 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
     accept: 'application/json, application/x-www-form-urlencoded',
   };
   const method = selectTokenEndpointAuthMethod(client, options.authMethodsSupported);
+  assertSecretTransport(method, options.tokenEndpoint, serverName);
   if (method === 'client_secret_basic') {
     const credentials = `${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? '')}`;
     headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
@@ -120,10 +150,13 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
   }
   if (!response.ok || typeof data.access_token !== 'string') {
     const oauthError = typeof data.error === 'string' ? data.error : undefined;
-    const description = typeof data.error_description === 'string' ? ` - ${data.error_description.slice(0, 300)}` : '';
+    // The authorization server's words: escaped, so they cannot drive the terminal or forge log lines.
+    const description =
+      typeof data.error_description === 'string' ? ` - ${escapeControlText(data.error_description, { maxLength: 300 })}` : '';
+    const shown = oauthError === undefined ? `HTTP ${response.status}` : escapeControlText(oauthError, { maxLength: 100 });
     throw new OAuthError({
       code: options.failureCode,
-      message: `Could not ${what} for MCP server '${serverName}': ${oauthError ?? `HTTP ${response.status}`}${description}.`,
+      message: `Could not ${what} for MCP server '${serverName}': ${shown}${description}.`,
       serverName,
       url: options.tokenEndpoint,
       oauthErrorCode: oauthError,

@@ -1,5 +1,7 @@
 import type { FetchLike } from '@modelcontextprotocol/client';
 import { clampRetryMs, DEFAULT_MAX_MESSAGE_BYTES, messageTooLarge } from './message-limits.js';
+import { escapeControlText } from '@toolhost/contract';
+import { TransportError } from './transport-error.js';
 
 /** The last authentication challenge a remote server answered. */
 export interface AuthChallenge {
@@ -205,7 +207,15 @@ export interface CreateHttpFetchOptions {
   serverName?: string;
   /** Cap of one SSE event and of one response body, in bytes. @default DEFAULT_MAX_MESSAGE_BYTES (32 MiB) */
   maxMessageBytes?: number;
+  /**
+   * The server entry's name and URL: when given, a successful answer whose `Mcp-Session-Id` is not
+   * visible ASCII (0x21–0x7E) is refused with a {@link TransportError} `INVALID_SESSION_ID` naming them.
+   */
+  server?: { readonly name: string; readonly url: string };
 }
+
+/** What the MCP transports spec allows in a session id: visible ASCII only. */
+const SESSION_ID = /^[\x21-\x7e]+$/;
 
 /**
  * Wraps `fetch` for a remote server:
@@ -214,10 +224,12 @@ export interface CreateHttpFetchOptions {
  * - 401/403 answers are recorded in `observations` with their `WWW-Authenticate` details;
  * - an SSE event, or a non-stream body, longer than `maxMessageBytes` fails with
  *   `MESSAGE_TOO_LARGE` naming the server and the limit; a server-sent `retry:` is clamped to
- *   100 ms – 60 s.
+ *   100 ms – 60 s;
+ * - with `server`, a successful answer carrying an `Mcp-Session-Id` outside 0x21–0x7E is refused
+ *   (`TransportError` `INVALID_SESSION_ID`) before the SDK can adopt and echo it.
  */
 export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
-  const { fetch: baseFetch, observations, rewriteGetNotFound = true } = options;
+  const { fetch: baseFetch, observations, rewriteGetNotFound = true, server } = options;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const serverName = options.serverName ?? 'server';
   return async (url, init) => {
@@ -239,6 +251,16 @@ export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
         ...(resourceMetadataUrl ? { resourceMetadataUrl } : {}),
         ...(scope ? { scope } : {}),
       };
+    }
+    const sessionId = response.headers.get('mcp-session-id');
+    if (server && response.ok && sessionId !== null && !SESSION_ID.test(sessionId)) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new TransportError({
+        code: 'INVALID_SESSION_ID',
+        message: `MCP server '${server.name}' (${server.url}) sent an invalid session id ${JSON.stringify(escapeControlText(sessionId, { maxLength: 100 }))}: an Mcp-Session-Id may only hold visible ASCII characters (0x21–0x7E). The session was refused; fix the server.`,
+        serverName: server.name,
+        url: server.url,
+      });
     }
     if (rewriteGetNotFound && method === 'GET' && response.status === 404) {
       await response.body?.cancel().catch(() => undefined);
@@ -267,7 +289,6 @@ export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
       },
     });
     return rebuilt(body);
-    return response;
   };
 }
 

@@ -82,6 +82,7 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
       observations,
       serverName: options.serverName,
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
+      server: { name: options.serverName, url: target.url.href },
     });
     const requestInit = mergedRequestInit(config, options.requestInit);
     const transport = new StreamableHttpSessionTransport({

@@ -1,5 +1,6 @@
 import { MCP_PROTOCOL_VERSIONS } from '@toolhost/config';
 import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
+import { escapeControlText } from '@toolhost/contract';
 import type { TransportHandle } from './transport-options.js';
 import { TransportError } from './transport-error.js';
 
@@ -154,7 +155,7 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
     });
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-    const tail = stderr?.length ? ` Last stderr line: ${stderr[stderr.length - 1]}` : '';
+    const tail = stderr?.length ? ` Last stderr line: ${escapeControlText(stderr[stderr.length - 1] ?? '', { maxLength: 500 })}` : '';
     return new TransportError({
       code: 'CONNECTION_CLOSED',
       message: `${where} closed the connection while connecting${handle.kind === 'stdio' ? ' (the process exited)' : ''}.${tail}${note}`,
@@ -168,6 +169,7 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
       ...base,
     });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  // The server's own words (an initialize error message): escaped, so they cannot drive the terminal or forge log lines.
+  const reason = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 1000 });
   return new TransportError({ code: 'CONNECT_FAILED', message: `${where} could not be connected: ${reason}.${note}`, ...base });
 }

@@ -10,6 +10,7 @@ const TRANSPORT_ERROR_CODES = [
   'AUTH_REQUIRED',
   'FORBIDDEN',
   'SESSION_EXPIRED',
+  'INVALID_SESSION_ID',
   'CONNECT_FAILED',
   'PROTOCOL_VERSION_MISMATCH',
   'SERVER_NOT_CONNECTED',
@@ -26,6 +27,7 @@ const TRANSPORT_ERROR_CODES = [
  * - `AUTH_REQUIRED`: a remote server answered 401: authentication (OAuth) is needed. `wwwAuthenticate` is kept.
  * - `FORBIDDEN`: a remote server answered 403. `wwwAuthenticate` is kept (e.g. `insufficient_scope`).
  * - `SESSION_EXPIRED`: the server forgot the session and re-initializing once did not bring it back.
+ * - `INVALID_SESSION_ID`: a Streamable HTTP server sent an `Mcp-Session-Id` outside visible ASCII (0x21–0x7E); it was not adopted.
  * - `CONNECT_FAILED`: the server could not be reached or the connection failed for another reason (see `cause`).
  * - `PROTOCOL_VERSION_MISMATCH`: the server does not speak the MCP revision offered or pinned; `requestedVersion` and `supportedVersions` say which.
  * - `SERVER_NOT_CONNECTED`: a message was sent on a transport that is not started or already closed.

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import type { HostToolDefinition } from '@toolhost/contract';
+import { escapeControlText, stripTagCharacters, type HostToolDefinition } from '@toolhost/contract';
 import type { RegisteredTool } from '@toolhost/discovery';
 import { getToolPresentation } from '../client-features/tool-presentation.js';
 import type { ResolvedServer } from '../resolve-servers.js';
@@ -28,6 +28,21 @@ export interface CallableTool {
   readonly remote: boolean;
 }
 
+/** Longest tool description given to the model, in characters; longer ones are cut with a visible marker. */
+export const MAX_TOOL_DESCRIPTION_LENGTH = 8192;
+
+/**
+ * A server's tool description as the model gets it: Unicode tag characters (invisible text a model
+ * still reads) removed, control, BiDi and zero-width characters written as `\uXXXX` (line feeds and
+ * tabs kept), and cut to {@link MAX_TOOL_DESCRIPTION_LENGTH} characters with a visible marker.
+ */
+export function modelToolDescription(description: string): string {
+  const clean = escapeControlText(stripTagCharacters(description), { multiline: true });
+  if (clean.length <= MAX_TOOL_DESCRIPTION_LENGTH) return clean;
+  const kept = escapeControlText(clean, { maxLength: MAX_TOOL_DESCRIPTION_LENGTH, multiline: true }).slice(0, -1);
+  return `${kept}… [description truncated by toolhost: ${clean.length - kept.length} characters left out]`;
+}
+
 /** A registry entry in the adapter-facing form. */
 export function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
   const { tool } = entry;
@@ -36,10 +51,10 @@ export function toToolDefinition(entry: RegisteredTool): HostToolDefinition {
     name: entry.registeredName,
     serverName: entry.serverName,
     originalName: entry.originalName,
-    description: tool.description ?? '',
+    description: modelToolDescription(tool.description ?? ''),
     inputSchema: tool.inputSchema as Record<string, unknown>,
     ...(tool.outputSchema ? { outputSchema: tool.outputSchema as Record<string, unknown> } : {}),
-    ...(tool.title ? { title: tool.title } : {}),
+    ...(tool.title ? { title: escapeControlText(stripTagCharacters(tool.title), { maxLength: 200 }) } : {}),
     ...(tool.annotations ? { annotations: tool.annotations as Record<string, unknown> } : {}),
     ...(icons.length > 0 ? { icons } : {}),
   };
