@@ -1,7 +1,8 @@
 import { createServer, type Server } from 'node:http';
+import { join } from 'node:path';
 import { fixtureBinPath, startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import { describe, expect, it } from 'vitest';
-import { closedPort, putProjectSettings, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
+import { closedPort, put, putProjectSettings, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost mcp list` connects to every enabled server (the built binary, real fixture servers
 // on loopback). Build first: `pnpm --filter @toolhost-internal/fixtures build` and `pnpm --filter @toolhost/cli build`.
