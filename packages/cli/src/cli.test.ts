@@ -74,8 +74,13 @@ beforeEach(async () => {
   project = join(home, 'work', 'project');
   await mkdir(project, { recursive: true });
   // These tests are about the settings, so the project folder is trusted (trust.test.ts covers trust).
-  await trustFolder({ homeDir: home, folder: project });
+  await trustProject();
 });
+
+/** Trusts the project folder as it is now: trust is pinned to the project servers it saw. */
+async function trustProject(): Promise<void> {
+  await trustFolder({ homeDir: home, folder: project });
+}
 afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
@@ -118,6 +123,7 @@ describe('toolhost mcp add → list → remove', () => {
     expect(edited).toContain('"Authorization": "Bearer x:y"');
     expect(edited).toContain('"includeTools": ["a", "b"]');
 
+    await trustProject();
     const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.code).toBe(0);
     expect(list.stderr).toBe('');
@@ -224,6 +230,7 @@ describe('toolhost mcp list', () => {
       '{"mcpServers": {"u": {"command": "u"}, "shared": {"command": "user"}, "Bad": {"command": "b"}}, "mcp": {"excluded": ["bad"]}}',
     );
     await put(projectFile(), '{"mcpServers": {"shared": {"url": "http://127.0.0.1:1/mcp"}, "p": {"command": "p"}}}');
+    await trustProject();
     expect(await run(['mcp', 'disable', 'P'])).toEqual({ code: 0, stdout: 'MCP server "p" disabled.\n', stderr: '' });
     const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.stdout.split('\n').slice(2, -1)).toEqual([
@@ -238,6 +245,7 @@ describe('toolhost mcp list', () => {
 
   it('lists the good servers and exits 1 when an entry is bad', async () => {
     await put(projectFile(), '{"mcpServers": {"good": {"command": "x"}, "typo": {"command": "x", "args": "-y"}, "none": {"cwd": "."}}}');
+    await trustProject();
     const list = await run(['mcp', 'list', '--no-connect']);
     expect(list.code).toBe(1);
     expect(list.stdout).toContain('• good: x (stdio) - Enabled [project]');
@@ -261,6 +269,7 @@ describe('toolhost mcp list', () => {
 
   it('shows commands as written, without expanding secrets', async () => {
     await put(projectFile(), '{"mcpServers": {"gh": {"command": "npx", "args": ["srv", "--token", "$GH_TOKEN"]}}}');
+    await trustProject();
     const list = await run(['mcp', 'list', '--no-connect'], project, { GH_TOKEN: 'secret-value' });
     expect(list.stdout).toContain('• gh: npx srv --token $GH_TOKEN (stdio) - Enabled [project]');
     expect(list.stdout + list.stderr).not.toContain('secret-value');
