@@ -3,7 +3,7 @@ import { assertPkceSupport, buildAuthorizationUrl } from './build-authorization-
 import { loadClientAssertionKey } from './client-assertion.js';
 import { DEFAULT_REDIRECT_URI, startCallbackServer } from './callback-server.js';
 import { discoverAuthorizationServer } from './discover-authorization-server.js';
-import type { FetchFunction } from './guarded-fetch.js';
+import { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { assertBrowserSafeUrl, openBrowserSafely, type OpenBrowser } from './open-browser.js';
@@ -46,9 +46,18 @@ export interface AuthenticateOptions {
   applicationType?: ApplicationType;
   /** Overrides `oauth.allowPrivateNetwork` of the entry. */
   allowPrivateNetwork?: boolean;
-  /** Host resolver used by the URL guard. @default dns.lookup */
+  /**
+   * Host resolver used by the URL guard; requests to URLs it checked connect to the addresses it
+   * returned. @default dns.lookup
+   */
   resolveHost?: HostResolver;
-  /** HTTP client. @default globalThis.fetch */
+  /**
+   * HTTP client. Replaces the default, which connects to the addresses the URL guard vetted for
+   * the URLs it checked (no second DNS lookup, so no DNS rebinding; see {@link createPinnedFetch}).
+   * A custom `fetch` resolves host names itself: the guard still refuses URLs that resolve to
+   * private addresses, but cannot pin the request's connection to the vetted ones.
+   * @default createPinnedFetch(guard), which uses globalThis.fetch for URLs the guard did not check
+   */
   fetch?: FetchFunction;
   /** How long to wait for the browser, in milliseconds. @default 300000 */
   timeoutMs?: number;
@@ -91,7 +100,6 @@ export async function authenticate(
   const serverUrl = serverUrlOf(serverName, config);
   const oauth = config.oauth ?? {};
   const grantType = oauth.grantType ?? 'authorization_code';
-  const fetchFn: FetchFunction = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const now = options.now ?? Date.now;
   const tokenStore = options.tokenStore ?? new InMemoryTokenStore();
   const guard = createUrlGuard({
@@ -100,6 +108,8 @@ export async function authenticate(
     allowPrivateNetwork: options.allowPrivateNetwork ?? oauth.allowPrivateNetwork,
     resolveHost: options.resolveHost,
   });
+  // Requests to URLs the guard checked connect to the addresses it vetted (no DNS rebinding).
+  const fetchFn: FetchFunction = options.fetch ?? createPinnedFetch(guard);
   const assertionKey = await loadClientAssertionKey(serverName, oauth);
   const challenge =
     options.challenge ?? (await probeChallenge({ serverUrl, fetch: fetchFn, headers: config.headers, signal: options.signal }));

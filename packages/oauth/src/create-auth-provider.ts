@@ -17,7 +17,11 @@ export interface CreateAuthProviderOptions {
   config: McpServerConfig;
   /** Token store of the dynamic-discovery provider. */
   tokenStore: TokenStore;
-  /** HTTP client for refresh requests. @default globalThis.fetch */
+  /**
+   * HTTP client for the stored-token provider's own requests (refresh, renewal, migration). A
+   * custom `fetch` resolves host names itself, so the URL guard cannot pin its connections to the
+   * addresses it vetted (see `StoredTokenOAuthProviderOptions.fetch`). @default the provider's default
+   */
   fetch?: FetchFunction;
   /** google-auth-library entry point for the Google providers. @default new GoogleAuth(...) */
   googleAuth?: GoogleAuthLike;

@@ -75,7 +75,10 @@ export interface DiscoverAuthorizationServerOptions {
   challenge?: BearerChallenge;
   /** Checks every learned URL. */
   guard: UrlGuard;
-  /** HTTP client. */
+  /**
+   * HTTP client. Pass `createPinnedFetch(guard)` so that learned URLs are fetched from the
+   * addresses the guard vetted; another `fetch` resolves their host names again (DNS rebinding).
+   */
   fetch: FetchFunction;
 }
 

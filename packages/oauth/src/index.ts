@@ -69,7 +69,7 @@ export {
 } from './open-browser.js';
 export { createRedirectFollowingOpener } from './redirect-following-opener.js';
 export { createUrlGuard, isPrivateAddress, parseSafeHttpUrl, type UrlGuard, type UrlGuardOptions, type HostResolver } from './url-guard.js';
-export type { FetchFunction } from './guarded-fetch.js';
+export { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
 export {
   GoogleCredentialProvider,
   GOOGLE_CREDENTIALS_ALLOWED_HOSTS,

@@ -72,7 +72,7 @@ export interface RegisterClientOptions {
   applicationType?: ApplicationType;
   /** Checks redirects of the registration request. */
   guard: UrlGuard;
-  /** HTTP client. */
+  /** HTTP client; `createPinnedFetch(guard)` connects to the addresses the guard vetted. */
   fetch: FetchFunction;
 }
 

@@ -10,7 +10,7 @@ import type { McpServerConfig } from '@toolhost/config';
 import { authenticate, serverUrlOf, type AuthenticateOptions } from './authenticate.js';
 import { DEFAULT_REDIRECT_URI } from './callback-server.js';
 import { discoverAuthorizationServer, type DiscoveryResult } from './discover-authorization-server.js';
-import type { FetchFunction } from './guarded-fetch.js';
+import { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
 import { issuersMatch, oauthErrorFromSdk } from './issuer.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
 import type { OpenBrowser } from './open-browser.js';
@@ -40,7 +40,13 @@ export interface StoredTokenOAuthProviderOptions {
   config: McpServerConfig;
   /** Where `authenticate()` stored the token. */
   tokenStore: TokenStore;
-  /** HTTP client for the provider's own requests (refresh, renewal, migration; not the MCP requests). @default globalThis.fetch */
+  /**
+   * HTTP client for the provider's own requests (refresh, renewal, migration; not the MCP
+   * requests). Without it, URLs learned from the server during renewal and migration are fetched
+   * from the addresses the URL guard vetted ({@link createPinnedFetch}), other requests with
+   * `globalThis.fetch`; a custom `fetch` resolves host names itself, so that pinning does not apply to it.
+   * @default createPinnedFetch(guard) for renewal and migration, globalThis.fetch for refresh
+   */
   fetch?: FetchFunction;
   /** Clock. @default Date.now */
   now?: () => number;
@@ -323,14 +329,16 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     const { serverName, config, tokenStore } = this.#options;
     const oauth = config.oauth ?? {};
     let discovery: DiscoveryResult;
+    const guard = createUrlGuard({ serverName, mcpServerUrl: this.#serverUrl, allowPrivateNetwork: oauth.allowPrivateNetwork });
     try {
       discovery = await discoverAuthorizationServer({
         serverName,
         serverUrl: this.#serverUrl,
         config: oauth,
         challenge,
-        guard: createUrlGuard({ serverName, mcpServerUrl: this.#serverUrl, allowPrivateNetwork: oauth.allowPrivateNetwork }),
-        fetch: this.#fetch(),
+        guard,
+        // Learned URLs connect to the addresses the guard vetted (no DNS rebinding).
+        fetch: this.#options.fetch ?? createPinnedFetch(guard),
       });
     } catch (error) {
       // Metadata refused as unsafe is worth reporting; a discovery that merely failed is not a migration.

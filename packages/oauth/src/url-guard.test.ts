@@ -97,4 +97,25 @@ describe('createUrlGuard', () => {
     });
     await expect(publicServer.check('https://localhost/x', 'x')).rejects.toBeInstanceOf(OAuthError);
   });
+
+  it('keeps the addresses a checked URL passed with, for requests to connect to', async () => {
+    const guard = createUrlGuard({ serverName: 's', mcpServerUrl: 'https://mcp.example/mcp', resolveHost });
+    expect(guard.vettedAddresses?.('as.example')).toBeUndefined();
+    await guard.check('https://AS.example/token', 'token_endpoint');
+    expect(guard.vettedAddresses?.('as.example')).toEqual(['93.184.216.35']);
+    // Refused URLs and IP literals vet nothing.
+    await expect(guard.check('https://mixed.example/x', 'x')).rejects.toMatchObject({ code: 'UNSAFE_URL' });
+    expect(guard.vettedAddresses?.('mixed.example')).toBeUndefined();
+    await guard.check('https://93.184.216.34/x', 'x');
+    expect(guard.vettedAddresses?.('93.184.216.34')).toBeUndefined();
+  });
+
+  it('vets no addresses where it restricts none (private server, allowPrivateNetwork)', async () => {
+    const local = createUrlGuard({ serverName: 's', mcpServerUrl: 'http://inside.example/mcp', resolveHost });
+    await local.check('https://as.example/token', 'x');
+    expect(local.vettedAddresses?.('as.example')).toBeUndefined();
+    const optOut = createUrlGuard({ serverName: 's', mcpServerUrl: 'https://mcp.example/mcp', resolveHost, allowPrivateNetwork: true });
+    await optOut.check('https://as.example/token', 'x');
+    expect(optOut.vettedAddresses?.('as.example')).toBeUndefined();
+  });
 });

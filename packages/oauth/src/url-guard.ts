@@ -21,6 +21,16 @@ export interface UrlGuardOptions {
 export interface UrlGuard {
   /** Returns the parsed URL, or throws `OAuthError` `UNSAFE_URL`; `what` names the URL in the message. */
   check(raw: unknown, what: string): Promise<URL>;
+  /**
+   * The addresses {@link UrlGuard.check} resolved `hostname` (a `URL.hostname`) to and found
+   * public, which requests to that host must connect to instead of resolving the name again: a
+   * second DNS answer could be a private address (DNS rebinding). `undefined` when the guard
+   * vetted no address of that host name: it has not checked a URL on it, the host is an IP
+   * literal, or the guard restricts nothing (a private MCP server, or `allowPrivateNetwork`).
+   * `createPinnedFetch` connects by it. Optional, so that a guard written by hand needs
+   * only `check` (its requests then resolve host names themselves).
+   */
+  vettedAddresses?(hostname: string): readonly string[] | undefined;
 }
 
 // Ranges from the MCP security best practices (SSRF section) plus the other special-purpose blocks.
@@ -100,7 +110,9 @@ async function defaultResolveHost(hostname: string): Promise<string[]> {
 /**
  * Creates the guard for one MCP server: every URL learned from it must be http(s); when the MCP
  * server itself resolves to public addresses only, learned URLs must also be https and must not
- * resolve to a private, loopback or link-local address (DNS failures fail closed).
+ * resolve to a private, loopback or link-local address (DNS failures fail closed). The addresses
+ * a URL passed with are kept ({@link UrlGuard.vettedAddresses}) so that the request connects to
+ * them and not to whatever the host name resolves to next (`createPinnedFetch`).
  */
 export function createUrlGuard(options: UrlGuardOptions): UrlGuard {
   const resolveHost = options.resolveHost ?? defaultResolveHost;
@@ -113,6 +125,8 @@ export function createUrlGuard(options: UrlGuardOptions): UrlGuard {
       return undefined;
     }
   };
+  // Host name -> the addresses its last passing check resolved it to (all public).
+  const vetted = new Map<string, readonly string[]>();
   let serverIsPublic: Promise<boolean> | undefined;
   const isServerPublic = (): Promise<boolean> => {
     serverIsPublic ??= (async () => {
@@ -138,7 +152,12 @@ export function createUrlGuard(options: UrlGuardOptions): UrlGuard {
       const addresses = await resolveAll(bareHostname(url));
       if (addresses === undefined) fail('its host name does not resolve');
       if (addresses!.some(isPrivateAddress)) fail('it points at a private, loopback or link-local address');
+      const hostname = bareHostname(url);
+      if (!isIP(hostname)) vetted.set(hostname, Object.freeze([...addresses!]));
       return url;
+    },
+    vettedAddresses(hostname) {
+      return vetted.get(hostname.toLowerCase());
     },
   };
 }
