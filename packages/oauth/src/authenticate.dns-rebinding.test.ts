@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
+import { StoredTokenOAuthProvider } from './stored-token-provider.js';
 
 // DNS rebinding: the URL guard resolves a learned host name to a public address and lets it
 // through, then the request resolves the name again and gets loopback. `localhost` plays the
@@ -126,5 +127,31 @@ describe('DNS rebinding', () => {
     expect(destinations).toContain('127.0.0.1');
     expect(destinations).not.toContain(PUBLIC_ADDRESS);
     expect((error as OAuthError).code).toBe('TOKEN_EXCHANGE_FAILED');
+  });
+
+  it('refreshes a stored token at the address the guard vets at refresh time, not at what DNS says next', async () => {
+    const base = `https://localhost:${hostile.port}`;
+    const tokenStore = new InMemoryTokenStore();
+    await tokenStore.set({
+      serverName: 'rebinding',
+      issuer: base,
+      mcpServerUrl: `${base}/mcp`,
+      resource: `${base}/mcp`,
+      tokenEndpoint: `${base}/token`,
+      client: { clientId: 'client', source: 'dynamic-registration' },
+      token: { accessToken: 'old', tokenType: 'Bearer', refreshToken: 'refresh', expiresAt: Date.now() + 60_000 },
+      updatedAt: Date.now(),
+    });
+    const provider = new StoredTokenOAuthProvider({
+      serverName: 'rebinding',
+      config: { httpUrl: `${base}/mcp` },
+      tokenStore,
+      resolveHost: async () => [PUBLIC_ADDRESS],
+    });
+
+    // The refresh fails transiently (the vetted address refuses), so the still-valid token is used.
+    expect((await provider.tokens())?.access_token).toBe('old');
+    expect(hostile.hits()).toBe(0);
+    expect(new Set(destinations)).toEqual(new Set([PUBLIC_ADDRESS]));
   });
 });

@@ -16,6 +16,8 @@ afterEach(async () => {
 
 const NOW = 1_700_000_000_000;
 const fetch = (input: string | URL, init?: RequestInit) => globalThis.fetch(input, init);
+/** The MCP server (mcp.example) runs on this machine, so its token endpoint on loopback passes the URL guard. */
+const resolveHost = async (): Promise<string[]> => ['127.0.0.1'];
 
 async function tokenServer(answer: () => RouteAnswer) {
   const server = await startJsonRoutesServer((request) => (request.path === '/token' ? answer() : undefined));
@@ -217,7 +219,7 @@ describe('StoredTokenOAuthProvider', () => {
 
   it('returns a valid stored token without refreshing and nothing when there is none', async () => {
     const tokenStore = new InMemoryTokenStore();
-    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => NOW });
+    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, resolveHost, now: () => NOW });
     expect(await provider.tokens()).toBeUndefined();
     await tokenStore.set(credentials('http://127.0.0.1:9/token', { expiresAt: NOW + 3_600_000 }));
     expect(await provider.tokens()).toEqual({
@@ -253,7 +255,7 @@ describe('StoredTokenOAuthProvider', () => {
     const server = await tokenServer(() => ({ body: { access_token: `fresh-${++calls}`, expires_in: 3600 } }));
     const tokenStore = new InMemoryTokenStore();
     await tokenStore.set(credentials(`${server.url}/token`));
-    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => NOW });
+    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, resolveHost, now: () => NOW });
     const [a, b] = await Promise.all([provider.tokens(), provider.tokens()]);
     expect(a?.access_token).toBe('fresh-1');
     expect(b?.access_token).toBe('fresh-1');
@@ -271,7 +273,7 @@ describe('StoredTokenOAuthProvider', () => {
     const stored = credentials(`${server.url}/token`); // expires at NOW + 60 s: inside the 5-minute window
     await tokenStore.set(stored);
     let clock = NOW;
-    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => clock });
+    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, resolveHost, now: () => clock });
     expect((await provider.tokens())?.access_token).toBe('old-access');
     expect(calls).toBe(1);
     clock += 10_000;
@@ -286,7 +288,7 @@ describe('StoredTokenOAuthProvider', () => {
     status = 502;
     await tokenStore.set(stored);
     clock = NOW + 61_000;
-    const expired = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => clock });
+    const expired = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, resolveHost, now: () => clock });
     await expect(expired.tokens()).rejects.toMatchObject({ code: 'REFRESH_FAILED', retryable: true });
     expect(await tokenStore.get('srv')).toEqual(stored);
   });
@@ -295,7 +297,7 @@ describe('StoredTokenOAuthProvider', () => {
     const server = await tokenServer(() => ({ status: 400, body: { error: 'invalid_grant' } }));
     const tokenStore = new InMemoryTokenStore();
     await tokenStore.set(credentials(`${server.url}/token`));
-    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, now: () => NOW });
+    const provider = new StoredTokenOAuthProvider({ serverName: 'srv', config, tokenStore, resolveHost, now: () => NOW });
     await expect(provider.tokens()).rejects.toMatchObject({ code: 'REFRESH_FAILED', oauthErrorCode: 'invalid_grant' });
     expect(await tokenStore.get('srv')).toBeUndefined();
   });

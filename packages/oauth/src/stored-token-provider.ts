@@ -17,7 +17,7 @@ import type { OpenBrowser } from './open-browser.js';
 import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
 import { applicationTypeFor, type ApplicationType } from './register-client.js';
 import type { StoredOAuthCredentials, TokenStore } from './token-store.js';
-import { createUrlGuard } from './url-guard.js';
+import { createUrlGuard, type HostResolver, type UrlGuard } from './url-guard.js';
 import { canonicalResourceUri } from './well-known-urls.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
 
@@ -45,9 +45,12 @@ export interface StoredTokenOAuthProviderOptions {
    * requests). Without it, URLs learned from the server during renewal and migration are fetched
    * from the addresses the URL guard vetted ({@link createPinnedFetch}), other requests with
    * `globalThis.fetch`; a custom `fetch` resolves host names itself, so that pinning does not apply to it.
-   * @default createPinnedFetch(guard) for renewal and migration, globalThis.fetch for refresh
+   * @default createPinnedFetch(guard): the stored token endpoint (refresh) and learned URLs are
+   * checked by the URL guard and connected to at the addresses it vetted
    */
   fetch?: FetchFunction;
+  /** Host resolver of the URL guard (a seam for tests and custom resolvers). @default every address of `dns.lookup` */
+  resolveHost?: HostResolver;
   /** Clock. @default Date.now */
   now?: () => number;
   /**
@@ -139,8 +142,25 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     return stored && canonicalResourceUri(stored.mcpServerUrl) === canonicalResourceUri(this.#serverUrl) ? stored : undefined;
   }
 
-  #fetch(): FetchFunction {
-    return this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  #guard(): UrlGuard {
+    const oauth = this.#options.config.oauth ?? {};
+    return createUrlGuard({
+      serverName: this.#options.serverName,
+      mcpServerUrl: this.#serverUrl,
+      allowPrivateNetwork: oauth.allowPrivateNetwork,
+      ...(this.#options.resolveHost ? { resolveHost: this.#options.resolveHost } : {}),
+    });
+  }
+
+  /**
+   * The fetch of a refresh: the custom one, or one that connects to the stored token endpoint at
+   * the addresses the URL guard vets now (the name may resolve elsewhere than at sign-in).
+   */
+  async #refreshFetch(tokenEndpoint: string): Promise<FetchFunction> {
+    if (this.#options.fetch) return this.#options.fetch;
+    const guard = this.#guard();
+    await guard.check(tokenEndpoint, 'stored token endpoint');
+    return createPinnedFetch(guard);
   }
 
   #now(): number {
@@ -179,6 +199,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
       ...(this.#options.now ? { now: this.#options.now } : {}),
       ...(this.#options.idpIdToken !== undefined ? { idpIdToken: this.#options.idpIdToken } : {}),
+      ...(this.#options.resolveHost ? { resolveHost: this.#options.resolveHost } : {}),
       ...extra,
     });
   }
@@ -194,12 +215,9 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     const { expiresAt, refreshToken } = stored.token;
     const stillValid = expiresAt !== undefined && now < expiresAt;
     if (stillValid && (!refreshToken || now < this.#refreshRetryAt)) return stored;
-    this.#refreshing ??= refreshStoredToken({
-      credentials: stored,
-      tokenStore: this.#options.tokenStore,
-      fetch: this.#fetch(),
-      now: () => this.#now(),
-    }).finally(() => (this.#refreshing = undefined));
+    this.#refreshing ??= this.#refreshFetch(stored.tokenEndpoint)
+      .then((fetch) => refreshStoredToken({ credentials: stored, tokenStore: this.#options.tokenStore, fetch, now: () => this.#now() }))
+      .finally(() => (this.#refreshing = undefined));
     try {
       const refreshed = await this.#refreshing;
       this.#refreshRetryAt = 0;
@@ -329,7 +347,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     const { serverName, config, tokenStore } = this.#options;
     const oauth = config.oauth ?? {};
     let discovery: DiscoveryResult;
-    const guard = createUrlGuard({ serverName, mcpServerUrl: this.#serverUrl, allowPrivateNetwork: oauth.allowPrivateNetwork });
+    const guard = this.#guard();
     try {
       discovery = await discoverAuthorizationServer({
         serverName,

@@ -19,6 +19,13 @@ describe('isPrivateAddress', () => {
       'fe80::1',
       '::ffff:a9fe:101',
       '::ffff:127.0.0.1',
+      '::7f00:1',
+      '::127.0.0.1',
+      '::ffff:0:7f00:1',
+      '::ffff:0:10.0.0.1',
+      '64:ff9b:1::a00:1',
+      '2002:7f00:1::1',
+      '2001:db8::1',
     ]) {
       expect(isPrivateAddress(address), address).toBe(true);
     }

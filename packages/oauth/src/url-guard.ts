@@ -52,10 +52,14 @@ for (const [net, prefix] of [
 ] as const)
   PRIVATE_IPV4.addSubnet(net, prefix, 'ipv4');
 for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  ['::', 96], // the unspecified address, loopback and the deprecated IPv4-compatible ::a.b.c.d
   ['::ffff:0:0', 96],
+  ['::ffff:0:0:0', 96], // IPv4-translated (SIIT)
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48], // local-use NAT64
+  ['100::', 64], // discard-only
+  ['2001:db8::', 32], // documentation
+  ['2002::', 16], // 6to4: embeds an IPv4 address that may be private
   ['fc00::', 7],
   ['fe80::', 10],
   ['ff00::', 8],
