@@ -1,9 +1,11 @@
-import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode, specTypeSchemas } from '@modelcontextprotocol/client';
+import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Client, RequestOptions, Prompt, Resource, ResourceTemplateType, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import { DiscoveryError } from './discovery-error.js';
 import { headerDeclarationProblem } from './header-declarations.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
+import { describeIssues, isRecord, judgeItems, LIST_ITEMS, type InvalidItem, type ListMethod } from './judge-list-items.js';
 import { listAllPages, type ListPage } from './list-all-pages.js';
+import { setAsideItems, type JudgedListResult } from './list-answer-filter.js';
 import { isModernRevision } from './version-negotiation.js';
 
 /** Everything one server offers, after the tool filter. */
@@ -61,6 +63,33 @@ export interface ExcludedTool {
   readonly reason: string;
 }
 
+/**
+ * A short reason for a list answer the SDK rejected as a whole with its issues as JSON (`Invalid
+ * result for tools/list: [...]`, from the MCP 2026-07-28 wire codec): the paths and messages of
+ * the first issues (`tools[3].inputSchema.$schema: expected string, received number`), never the
+ * raw dump. `undefined` for any other error.
+ */
+function describeRejectedList(error: unknown): string | undefined {
+  if (!(error instanceof SdkError) || error.code !== SdkErrorCode.InvalidResult) return undefined;
+  const json = /^Invalid result for [^:]*: (\[[\s\S]*\])\s*$/.exec(error.message)?.[1];
+  if (json === undefined) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(json);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed)) return undefined;
+  const issues = parsed.filter(
+    (issue): issue is StandardSchemaV1.Issue =>
+      isRecord(issue) &&
+      typeof issue['message'] === 'string' &&
+      (issue['path'] === undefined ||
+        (Array.isArray(issue['path']) && issue['path'].every((key) => typeof key === 'string' || typeof key === 'number'))),
+  );
+  return issues.length > 0 ? describeIssues(issues) : undefined;
+}
+
 /** Read one list, treating MethodNotFound as an empty list. */
 async function readList<T>(
   options: DiscoverServerOptions,
@@ -74,9 +103,13 @@ async function readList<T>(
     if (DiscoveryError.isInstance(error)) throw error;
     const mcpCode = error instanceof ProtocolError ? error.code : undefined;
     const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;
+    const rejected = describeRejectedList(error);
     throw new DiscoveryError({
       code: timedOut ? 'DISCOVERY_TIMEOUT' : 'LIST_FAILED',
-      message: `MCP server '${options.serverName}' failed to answer ${method}: ${error instanceof Error ? error.message : String(error)}`,
+      message:
+        rejected === undefined
+          ? `MCP server '${options.serverName}' failed to answer ${method}: ${error instanceof Error ? error.message : String(error)}`
+          : `MCP server '${options.serverName}' sent a ${method} answer that the MCP SDK rejects as a whole, so none of it was loaded: ${rejected}`,
       serverName: options.serverName,
       method,
       mcpCode,
@@ -100,24 +133,14 @@ interface ListReader<K extends OfferingKind> {
   ) => Promise<ListPage<ServerOfferings[K][number]> & { ttlMs?: number | undefined; invalid: InvalidItem[] }>;
 }
 
-/** A list item that failed its own schema: left out, with why. */
-interface InvalidItem {
-  /** The item's name (`(tool #3, no name)` when it has none). */
-  readonly name: string;
-  /** What is wrong, short and free of control characters. */
-  readonly reason: string;
-  /** False when the name is made up, so no tool filter applies to it. */
-  readonly named: boolean;
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /**
  * The result schema given to `client.request` for list methods: any object. The SDK's own result
  * schema parses the whole list at once, so one malformed tool failed the listing and disconnected
- * the server; the items are judged one by one instead ({@link judgeItems}).
+ * the server; the items are judged one by one instead ({@link judgeItems}). On MCP 2026-07-28 the
+ * SDK's wire codec parses the list strictly before this schema is consulted: there the items are
+ * judged on the transport, before the SDK sees them (`judgeListAnswers`).
  */
-const ANY_OBJECT_RESULT: StandardSchemaV1<Record<string, unknown>> = {
+const ANY_OBJECT_RESULT: StandardSchemaV1<JudgedListResult> = {
   '~standard': {
     version: 1,
     vendor: 'toolhost',
@@ -125,117 +148,50 @@ const ANY_OBJECT_RESULT: StandardSchemaV1<Record<string, unknown>> = {
   },
 };
 
-const MAX_REASON_LENGTH = 200;
-
-/** Escape control and line-separator characters (server-supplied text goes into status lines). */
-function escapeControls(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is being escaped
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-/** A short reason from Standard Schema issues (`inputSchema: expected object, received null`), never a raw dump. */
-function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
-  const parts = issues.slice(0, 3).map((issue) => {
-    const path = (issue.path ?? [])
-      .map((segment) => (typeof segment === 'object' && segment !== null ? segment.key : segment))
-      .map((key) => (typeof key === 'number' ? `[${key}]` : String(key)))
-      .join('.')
-      .replace(/\.\[/g, '[');
-    const message = issue.message.replace(/^Invalid input: /, '');
-    return path ? `${path}: ${message}` : message;
-  });
-  if (issues.length > 3) parts.push(`and ${issues.length - 3} more`);
-  const reason = escapeControls(parts.join('; '));
-  return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason;
-}
-
 /**
- * A tool's input schema without `type` is an object schema by JSON Schema's defaults (tool
- * arguments are always an object), e.g. `{ "properties": { "x": true } }`: it is given
- * `type: "object"` so that it loads. Any other `type` (`"string"`), or a schema that is not an
- * object (`null`), stays invalid.
+ * One page of a list method, its items judged one by one: those left out on the transport
+ * ({@link setAsideItems}) first, then any the page still holds that are invalid.
  */
-function withDefaultObjectType(tool: unknown): unknown {
-  if (!isRecord(tool) || !isRecord(tool['inputSchema']) || 'type' in tool['inputSchema']) return tool;
-  return { ...tool, inputSchema: { type: 'object', ...tool['inputSchema'] } };
-}
-
-type SpecItemName = 'Tool' | 'Prompt' | 'Resource' | 'ResourceTemplate';
-
-/**
- * Check each item of a list on its own against the SDK's schema of that item: the valid ones are
- * kept (as parsed), the invalid ones are returned with a name and a reason. A list that is not an
- * array fails the whole listing, with a short message.
- */
-function judgeItems<T>(items: unknown, key: string, typeName: SpecItemName, label: string): { items: T[]; invalid: InvalidItem[] } {
-  if (!Array.isArray(items)) throw new Error(`the result has no ${JSON.stringify(key)} list`);
-  const valid: T[] = [];
-  const invalid: InvalidItem[] = [];
-  const schema = specTypeSchemas[typeName] as StandardSchemaV1<unknown, T>;
-  items.forEach((raw: unknown, index) => {
-    const item = typeName === 'Tool' ? withDefaultObjectType(raw) : raw;
-    const outcome = schema['~standard'].validate(item);
-    if (outcome instanceof Promise) throw new Error(`the SDK's ${typeName} schema is asynchronous`);
-    if (outcome.issues === undefined) {
-      valid.push(outcome.value);
-      return;
-    }
-    const name = isRecord(raw) && typeof raw['name'] === 'string' ? raw['name'] : undefined;
-    invalid.push({
-      name: name ?? `(${label} #${index + 1}, no name)`,
-      named: name !== undefined,
-      reason: `invalid ${label} definition: ${describeIssues(outcome.issues)}`,
-    });
-  });
-  return { items: valid, invalid };
-}
-
-/** One page of a list method, its items judged one by one. */
 async function judgedPage<T>(
   client: Client,
-  method: 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list',
+  method: ListMethod,
   params: { cursor?: string },
   request: RequestOptions,
-  key: string,
-  typeName: SpecItemName,
-  label: string,
 ): Promise<ListPage<T> & { ttlMs?: number | undefined; invalid: InvalidItem[] }> {
   const page = await client.request({ method, params }, ANY_OBJECT_RESULT, request);
   const nextCursor = page['nextCursor'];
   if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string')
     throw new Error('the result has a nextCursor that is not a string');
-  return { ...judgeItems<T>(page[key], key, typeName, label), nextCursor: nextCursor ?? undefined, ttlMs: ttlOf(page) };
+  const shape = LIST_ITEMS[method];
+  const judged = judgeItems<T>(page[shape.key], shape);
+  return {
+    items: judged.items,
+    invalid: [...setAsideItems(page), ...judged.invalid],
+    nextCursor: nextCursor ?? undefined,
+    ttlMs: ttlOf(page),
+  };
 }
 
 const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
   tools: {
     capability: 'tools',
     method: 'tools/list',
-    page: (client, params, request) => judgedPage<Tool>(client, 'tools/list', params, request, 'tools', 'Tool', 'tool'),
+    page: (client, params, request) => judgedPage<Tool>(client, 'tools/list', params, request),
   },
   prompts: {
     capability: 'prompts',
     method: 'prompts/list',
-    page: (client, params, request) => judgedPage<Prompt>(client, 'prompts/list', params, request, 'prompts', 'Prompt', 'prompt'),
+    page: (client, params, request) => judgedPage<Prompt>(client, 'prompts/list', params, request),
   },
   resources: {
     capability: 'resources',
     method: 'resources/list',
-    page: (client, params, request) => judgedPage<Resource>(client, 'resources/list', params, request, 'resources', 'Resource', 'resource'),
+    page: (client, params, request) => judgedPage<Resource>(client, 'resources/list', params, request),
   },
   resourceTemplates: {
     capability: 'resources',
     method: 'resources/templates/list',
-    page: (client, params, request) =>
-      judgedPage<ResourceTemplateType>(
-        client,
-        'resources/templates/list',
-        params,
-        request,
-        'resourceTemplates',
-        'ResourceTemplate',
-        'resource template',
-      ),
+    page: (client, params, request) => judgedPage<ResourceTemplateType>(client, 'resources/templates/list', params, request),
   },
 };
 

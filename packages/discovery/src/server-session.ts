@@ -2,6 +2,7 @@ import { ProtocolError, SdkHttpError, UnauthorizedError } from '@modelcontextpro
 import type { Client, RequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
+import { judgeListAnswers } from './list-answer-filter.js';
 import { ListChangeSubscription } from './list-change-subscription.js';
 import { mapRequestError } from './map-request-error.js';
 import { isModernRevision } from './version-negotiation.js';
@@ -67,6 +68,9 @@ export class ServerSession {
     try {
       session.#connection = await connectClient(options);
       session.#open = true;
+      // Each item of a list answer is judged on its own, before the SDK's strict parse of the
+      // whole list (MCP 2026-07-28) could drop the server for one bad tool.
+      if (client.transport) judgeListAnswers(client.transport);
       if (ListChangeSubscription.wanted(client)) {
         // 2026-07-28 has no unsolicited list_changed: ask for them on a subscriptions/listen stream.
         session.#listChanges = new ListChangeSubscription({ client, active: () => !session.isClosed });
