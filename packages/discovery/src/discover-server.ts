@@ -90,6 +90,23 @@ function describeRejectedList(error: unknown): string | undefined {
   return issues.length > 0 ? describeIssues(issues) : undefined;
 }
 
+/**
+ * True for a MethodNotFound error, including one a 2026-07-28 HTTP server sends as HTTP 404 with a
+ * JSON-RPC `-32601` body (the SDK client unwraps such bodies on HTTP 400 only).
+ */
+function isMethodNotFound(error: unknown): boolean {
+  if (error instanceof ProtocolError) return error.code === ProtocolErrorCode.MethodNotFound;
+  if (!(error instanceof SdkError) || error.code !== SdkErrorCode.ClientHttpNotImplemented) return false;
+  const data: unknown = error.data;
+  if (!isRecord(data) || data['status'] !== 404 || typeof data['text'] !== 'string' || data['text'].length > 65_536) return false;
+  try {
+    const body: unknown = JSON.parse(data['text']);
+    return isRecord(body) && isRecord(body['error']) && body['error']['code'] === ProtocolErrorCode.MethodNotFound;
+  } catch {
+    return false;
+  }
+}
+
 /** Read one list, treating MethodNotFound as an empty list. */
 async function readList<T>(
   options: DiscoverServerOptions,
@@ -99,7 +116,7 @@ async function readList<T>(
   try {
     return await listAllPages({ serverName: options.serverName, method, maxPages: options.maxPages, fetchPage });
   } catch (error) {
-    if (error instanceof ProtocolError && error.code === ProtocolErrorCode.MethodNotFound) return [];
+    if (isMethodNotFound(error)) return [];
     if (DiscoveryError.isInstance(error)) throw error;
     const mcpCode = error instanceof ProtocolError ? error.code : undefined;
     const timedOut = error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout;

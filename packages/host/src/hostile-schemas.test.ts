@@ -4,6 +4,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startEraHttpFixture } from '@toolhost-internal/fixtures';
 import { McpToolHost } from './mcp-tool-host.js';
 import type { ToolCallResult } from './tool-call/run-tool-call.js';
 import { fixtureServer } from './test-support.js';
@@ -153,6 +154,25 @@ describe('the malformed fixture on MCP 2026-07-28 (stdio)', () => {
     const result = await host.callTool({ name: 'untyped-object', arguments: { x: 1 } });
     expect(result.isError).toBe(false);
     expect(JSON.parse(textOf(result))).toEqual({ name: 'untyped-object', arguments: { x: 1 } });
+  });
+});
+
+describe('the malformed fixture on MCP 2026-07-28 over HTTP', () => {
+  it('keeps the server when a list it declared is answered with HTTP 404 and MethodNotFound (no resource templates)', async () => {
+    const fixture = await startEraHttpFixture({ behaviour: 'malformed', era: 'modern' });
+    const host = await McpToolHost.create({ settings: { mcpServers: { shady: { httpUrl: fixture.url, trust: true, timeout: 20_000 } } } });
+    try {
+      await host.discover();
+      const [server] = host.servers.status().servers;
+      expect(server?.lastError).toBeUndefined();
+      expect(server?.status).toBe('CONNECTED');
+      expect(server?.protocolVersion).toBe('2026-07-28');
+      expect(host.servers.listTools().map((tool) => tool.originalName)).toContain('echo');
+      expect(host.resources.list().map((resource) => resource.uri)).toEqual(['fixture://malformed/good']);
+    } finally {
+      await host.close();
+      await fixture.close();
+    }
   });
 });
 
