@@ -70,7 +70,9 @@ export async function runScenario(input: ScenarioInput): Promise<void> {
   const openBrowser = createRedirectFollowingOpener();
   const ui: UiHooks = {
     elicit: async (request) => {
+      // The host escapes the message; a URL to a look-alike host comes with a warning.
       input.log(`elicitation (${request.mode}) from ${request.serverName}: ${request.message}`);
+      if (request.mode === 'url') input.log(`  link: ${request.url}${request.hostWarning ? `\n  ⚠ ${request.hostWarning}` : ''}`);
       return { action: 'accept', content: {} };
     },
     // Conformance authorization servers approve without a login page: follow the redirect to

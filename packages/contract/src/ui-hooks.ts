@@ -3,27 +3,30 @@ import type { SamplingRequest, SamplingResponse } from './model-adapter.js';
 
 /** One choice of an elicitation enum field: the value sent back and the label shown. */
 export interface ElicitationOption {
-  /** The value sent back to the server. */
+  /** The value sent back to the server, exactly as the server gave it (do not print it unescaped). */
   readonly value: string;
-  /** The label to show (the `title`, a legacy `enumNames` entry, or the value itself). */
+  /**
+   * The label to show (the `title`, a legacy `enumNames` entry, or the value itself), with
+   * control, BiDi and zero-width characters written as visible `\uXXXX` escapes.
+   */
   readonly label: string;
 }
 
 /** One field of an elicitation form, normalised so a UI can render it without reading JSON Schema. */
 export interface ElicitationField {
-  /** The property name (the key in the returned content). */
+  /** The property name (the key in the returned content), exactly as the server gave it: show `title`. */
   readonly name: string;
   /** What to render: a text box, a number box, a checkbox, or a single or multiple choice. */
   readonly kind: 'string' | 'number' | 'integer' | 'boolean' | 'single-select' | 'multi-select';
-  /** Label for the field (`title`, else the property name). */
+  /** Label for the field (`title`, else the property name), control, BiDi and zero-width characters escaped. */
   readonly title: string;
-  /** Help text, when the schema gives one. */
+  /** Help text, when the schema gives one, control, BiDi and zero-width characters escaped. */
   readonly description?: string;
   /** True when the schema lists the field in `required`. */
   readonly required: boolean;
   /** The schema's default, already filled into the form's initial values. */
   readonly default?: unknown;
-  /** String format (`email`, `uri`, `date`, `date-time`), when given. */
+  /** String format (`email`, `uri`, `date`, `date-time`), when given (control characters escaped). */
   readonly format?: string;
   /** Lower numeric bound, or shortest string length, when given. */
   readonly minimum?: number;
@@ -43,9 +46,14 @@ export interface FormElicitationRequest {
   readonly mode: 'form';
   /** The server that asks. */
   readonly serverName: string;
-  /** What the server says to the user (untrusted text). */
+  /**
+   * What the server says to the user (untrusted text), on one line: control characters (ESC,
+   * BEL, CR, LF...), BiDi overrides and isolates and zero-width characters are written as
+   * visible `\uXXXX` escapes, so the message cannot clear the screen, set the window title,
+   * reorder what is shown or forge log lines.
+   */
   readonly message: string;
-  /** The schema as the server sent it. */
+  /** The schema exactly as the server sent it (untrusted: render `fields`, which are escaped). */
   readonly requestedSchema: Readonly<Record<string, unknown>>;
   /** The schema as fields ready to render. */
   readonly fields: readonly ElicitationField[];
@@ -61,12 +69,27 @@ export interface UrlElicitationRequest {
   readonly mode: 'url';
   /** The server that asks. */
   readonly serverName: string;
-  /** What the server says to the user (untrusted text). */
+  /**
+   * What the server says to the user (untrusted text), on one line: control, BiDi and
+   * zero-width characters are written as visible `\uXXXX` escapes (as in form mode).
+   */
   readonly message: string;
-  /** The URL to offer; never opened without the user's consent. */
+  /**
+   * The URL to offer, in full; never opened without the user's consent. It is the URL as the
+   * URL parser normalises it: a non-ASCII host name in punycode (`xn--…`) and every other
+   * character that is not plain ASCII percent-encoded, so it holds no control characters. Show
+   * it whole, not shortened to its host.
+   */
   readonly url: string;
-  /** The URL's host name, to show the user where the link leads. */
+  /** The URL's host name (ASCII, punycode for an internationalised name), to show the user where the link leads. */
   readonly domain: string;
+  /**
+   * Set when the host name may imitate another site: it is an internationalised (punycode,
+   * `xn--`) name, or one of its labels mixes scripts (Latin with Cyrillic or Greek letters...).
+   * Says what the name reads as once decoded and which scripts it mixes (escaped). Show it
+   * prominently next to the URL before the user decides; absent for a plain ASCII host.
+   */
+  readonly hostWarning?: string;
   /** The server's id of this elicitation. */
   readonly elicitationId: string;
   /** Aborted when the server cancels the request or the connection closes. */

@@ -22,6 +22,7 @@ const HOST_ERROR_CODES = [
   'REQUEST_TIMEOUT',
   'REQUEST_FAILED',
   'CONNECTION_CLOSED',
+  'MESSAGE_TOO_LARGE',
   'TOOL_REPORTED_ERROR',
   // Slash commands, prompts and resources.
   'INVALID_SLASH_COMMAND',

@@ -22,4 +22,10 @@ export { StreamableHttpSessionTransport, DEFAULT_SESSION_DELETE_TIMEOUT_MS } fro
 export type { StreamableHttpSessionTransportOptions } from './streamable-http-session-transport.js';
 export { createHttpFetch, readAuthParameter } from './create-http-fetch.js';
 export type { AuthChallenge, CreateHttpFetchOptions, HttpObservations, StreamEnd } from './create-http-fetch.js';
-export { DEFAULT_MAX_MESSAGE_BYTES, MIN_SSE_RETRY_MS, MAX_SSE_RETRY_MS, MESSAGE_TOO_LARGE_CODE } from './message-limits.js';
+export {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  MIN_SSE_RETRY_MS,
+  MAX_SSE_RETRY_MS,
+  MESSAGE_TOO_LARGE_CODE,
+  findMessageTooLarge,
+} from './message-limits.js';

@@ -2,6 +2,7 @@ import { MCP_PROTOCOL_VERSIONS } from '@toolhost/config';
 import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
 import { escapeControlText } from '@toolhost/contract';
 import type { TransportHandle } from './transport-options.js';
+import { findMessageTooLarge } from './message-limits.js';
 import { TransportError } from './transport-error.js';
 
 /** Where the failed connection was going, for the error message and fields. */
@@ -96,6 +97,9 @@ export function versionMismatchOf(error: unknown, pinned: string | undefined): V
 /** Turns whatever `Client.connect` threw into a {@link TransportError} naming the server. */
 export function mapConnectError(error: unknown, context: ConnectErrorContext): TransportError {
   if (TransportError.isInstance(error)) return error;
+  // The initialize answer (or what stood in its place) was over maxMessageBytes: say so as such.
+  const tooLarge = findMessageTooLarge(error);
+  if (tooLarge) return tooLarge;
   const { serverName, handle, url, command } = context;
   const where = url ? `MCP server '${serverName}' (${url})` : `MCP server '${serverName}'`;
   const note = context.note ? ` ${context.note}` : '';

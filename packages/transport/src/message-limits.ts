@@ -46,9 +46,46 @@ export function messageTooLarge(options: {
   });
 }
 
-/** JSON-RPC error answers carrying `error`'s message, one per request id. */
+/**
+ * Key under which the answers of {@link errorAnswers} carry the error itself in their `data`. A
+ * symbol: JSON cannot hold one, so a server cannot forge an answer that carries it.
+ */
+const TOO_LARGE = Symbol.for('toolhost.transport.messageTooLarge');
+
+/**
+ * JSON-RPC error answers carrying `error`'s message, one per request id, made by the transport
+ * itself (never sent by the server); `error` rides along in `data` for {@link findMessageTooLarge}.
+ */
 export function errorAnswers(ids: Iterable<string | number>, error: Error): JSONRPCMessage[] {
-  return [...ids].map((id) => ({ jsonrpc: '2.0', id, error: { code: MESSAGE_TOO_LARGE_CODE, message: error.message } }));
+  return [...ids].map((id) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code: MESSAGE_TOO_LARGE_CODE, message: error.message, data: { [TOO_LARGE]: error } },
+  }));
+}
+
+/**
+ * The `MESSAGE_TOO_LARGE` {@link TransportError} behind a failed request, if that is why it
+ * failed: `error` (or an error in its `cause` chain) is that error itself, or the SDK's
+ * `ProtocolError` for the answer the transport gave in place of a message over the limit. An
+ * error answer the server sent, even one with code `-32098`, is never taken for it.
+ *
+ * @example
+ * ```ts
+ * const tooLarge = findMessageTooLarge(error);
+ * if (tooLarge) console.error(tooLarge.message); // names the server and the limit
+ * ```
+ */
+export function findMessageTooLarge(error: unknown): TransportError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 10 && typeof current === 'object' && current !== null; depth++) {
+    if (TransportError.isInstance(current) && current.code === 'MESSAGE_TOO_LARGE') return current;
+    const data = (current as { data?: unknown }).data;
+    const carried = typeof data === 'object' && data !== null ? (data as Record<symbol, unknown>)[TOO_LARGE] : undefined;
+    if (TransportError.isInstance(carried) && carried.code === 'MESSAGE_TOO_LARGE') return carried;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
 }
 
 /** A server-sent `retry` clamped to [{@link MIN_SSE_RETRY_MS}, {@link MAX_SSE_RETRY_MS}]. */

@@ -1,4 +1,4 @@
-import type { ElicitationField, ElicitationOption } from '@toolhost/contract';
+import { escapeControlText, type ElicitationField, type ElicitationOption } from '@toolhost/contract';
 
 type Schema = Record<string, unknown>;
 
@@ -11,7 +11,10 @@ function constOptions(list: unknown): ElicitationOption[] | undefined {
   const options = list
     .filter(isRecord)
     .filter((entry) => typeof entry.const === 'string')
-    .map((entry) => ({ value: entry.const as string, label: typeof entry.title === 'string' ? entry.title : (entry.const as string) }));
+    .map((entry) => ({
+      value: entry.const as string,
+      label: escapeControlText(typeof entry.title === 'string' ? entry.title : (entry.const as string)),
+    }));
   return options.length > 0 ? options : undefined;
 }
 
@@ -20,7 +23,7 @@ function enumOptions(schema: Schema): ElicitationOption[] | undefined {
     const names = Array.isArray(schema.enumNames) ? schema.enumNames : [];
     return schema.enum.map((value, index) => {
       const label = names[index];
-      return { value: String(value), label: typeof label === 'string' ? label : String(value) };
+      return { value: String(value), label: escapeControlText(typeof label === 'string' ? label : String(value)) };
     });
   }
   return constOptions(schema.oneOf) ?? constOptions(schema.anyOf);
@@ -34,9 +37,9 @@ function numberField(schema: Schema, key: 'minimum' | 'maximum' | 'minLength' | 
 function describeField(name: string, schema: Schema, required: boolean): ElicitationField {
   const base = {
     name,
-    title: typeof schema.title === 'string' ? schema.title : name,
+    title: escapeControlText(typeof schema.title === 'string' ? schema.title : name),
     required,
-    ...(typeof schema.description === 'string' ? { description: schema.description } : {}),
+    ...(typeof schema.description === 'string' ? { description: escapeControlText(schema.description) } : {}),
     ...('default' in schema ? { default: schema.default } : {}),
   };
   if (schema.type === 'array') {
@@ -60,7 +63,7 @@ function describeField(name: string, schema: Schema, required: boolean): Elicita
   return {
     ...base,
     kind,
-    ...(typeof schema.format === 'string' ? { format: schema.format } : {}),
+    ...(typeof schema.format === 'string' ? { format: escapeControlText(schema.format) } : {}),
     ...(minimum !== undefined ? { minimum } : {}),
     ...(maximum !== undefined ? { maximum } : {}),
   };
@@ -69,7 +72,10 @@ function describeField(name: string, schema: Schema, required: boolean): Elicita
 /**
  * Describes a form-mode `requestedSchema` as a list of fields a UI can render: primitive fields,
  * and the SEP-1330 enum forms (untitled `enum`, titled `oneOf`/`anyOf` of `const`+`title`,
- * legacy `enumNames`, and multi-select arrays of either).
+ * legacy `enumNames`, and multi-select arrays of either). Text shown to the user (titles,
+ * descriptions, option labels, formats) comes from the server: its control, BiDi and zero-width
+ * characters are written as visible `\uXXXX` escapes. Values sent back (field names, option
+ * values, defaults) are kept exactly as the server gave them.
  */
 export function describeElicitationForm(requestedSchema: Readonly<Record<string, unknown>>): ElicitationField[] {
   const properties = isRecord(requestedSchema.properties) ? requestedSchema.properties : {};

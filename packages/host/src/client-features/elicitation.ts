@@ -1,6 +1,7 @@
 import type { Client, ElicitRequest, ElicitResult } from '@modelcontextprotocol/client';
-import type { UiHooks } from '@toolhost/contract';
+import { escapeControlText, type UiHooks } from '@toolhost/contract';
 import { applyElicitationDefaults, describeElicitationForm } from './elicitation-form.js';
+import { readElicitationUrl } from './url-elicitation.js';
 
 /** Shows an elicitation to the user and returns the answer. */
 export type ElicitationHook = NonNullable<UiHooks['elicit']>;
@@ -17,19 +18,13 @@ export interface ElicitationOptions {
 
 type ElicitParams = ElicitRequest['params'];
 
-function urlDomain(raw: string): string | undefined {
-  try {
-    const url = new URL(raw);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.hostname : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
- * Builds the handler that answers `elicitation/create`. Form mode: the hook sees the fields with
+ * Builds the handler that answers `elicitation/create`. The server's message reaches the hook
+ * with control, BiDi and zero-width characters written as visible `\uXXXX` escapes. Form mode:
+ * the hook sees the fields (titles, descriptions and option labels escaped the same way) with
  * their defaults; accepted content gets every omitted default filled in. URL mode: the hook sees
- * the URL and its domain; a URL that is not http(s) is declined without asking. No hook: `cancel`.
+ * the full URL, its domain and, for a punycode or mixed-script host, `hostWarning`; a URL that is
+ * not http(s) is declined without asking. No hook: `cancel`.
  */
 export function createElicitationHandler(
   options: ElicitationOptions,
@@ -39,14 +34,13 @@ export function createElicitationHandler(
     const params: ElicitParams = request.params;
     if (!options.elicit) return { action: 'cancel' };
     if (params.mode === 'url') {
-      const domain = urlDomain(params.url);
-      if (domain === undefined) return { action: 'decline' };
+      const target = readElicitationUrl(params.url);
+      if (target === undefined) return { action: 'decline' };
       const answer = await options.elicit({
         mode: 'url',
         serverName,
-        message: params.message,
-        url: params.url,
-        domain,
+        message: escapeControlText(params.message),
+        ...target,
         elicitationId: params.elicitationId,
         signal: extra.signal,
       });
@@ -56,7 +50,7 @@ export function createElicitationHandler(
     const answer = await options.elicit({
       mode: 'form',
       serverName,
-      message: params.message,
+      message: escapeControlText(params.message),
       requestedSchema,
       fields: describeElicitationForm(requestedSchema),
       defaults: applyElicitationDefaults(requestedSchema, {}),

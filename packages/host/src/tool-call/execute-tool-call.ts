@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotocol/client';
-import type { ToolCallProgress } from '@toolhost/contract';
+import { escapeControlText, type ToolCallProgress } from '@toolhost/contract';
+import { readElicitationUrl } from '../client-features/url-elicitation.js';
 import { HostError } from '../host-error.js';
 import type { CallableTool } from './callable-tool.js';
 import { executionError } from './tool-call-failure.js';
@@ -94,19 +95,13 @@ async function acceptUrlElicitations(
   const elicitations = Array.isArray(data?.elicitations) ? (data.elicitations as UrlElicitation[]) : [];
   if (!elicit || elicitations.length === 0) return false;
   for (const item of elicitations) {
-    let url: URL;
-    try {
-      url = new URL(typeof item.url === 'string' ? item.url : '');
-    } catch {
-      return false;
-    }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') return false;
+    const target = readElicitationUrl(item.url);
+    if (target === undefined) return false;
     const answer = await elicit.call(runtime.ui, {
       mode: 'url',
       serverName: tool.definition.serverName,
-      message: typeof item.message === 'string' ? item.message : '',
-      url: url.href,
-      domain: url.hostname,
+      message: typeof item.message === 'string' ? escapeControlText(item.message) : '',
+      ...target,
       elicitationId: typeof item.elicitationId === 'string' ? item.elicitationId : '',
       signal: signal ?? new AbortController().signal,
     });

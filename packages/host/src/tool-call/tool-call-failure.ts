@@ -1,6 +1,7 @@
 import { SdkErrorCode, SdkError } from '@modelcontextprotocol/client';
 import { findErrorInChain, type ToolhostError } from '@toolhost/contract';
 import { OAuthError } from '@toolhost/oauth';
+import { findMessageTooLarge } from '@toolhost/transport';
 import { HostError, type HostErrorCode } from '../host-error.js';
 import type { CallableTool } from './callable-tool.js';
 
@@ -45,8 +46,9 @@ export function cancelled(tool: CallableTool, ran: boolean): HostError {
 
 /**
  * Why a request to the server failed, as a {@link HostError} (SDK error codes: timeout, closed
- * connection; `AUTH_REQUIRED` when the server refused the stored OAuth credentials and the user
- * must sign in, as the OAuth provider said).
+ * connection; `MESSAGE_TOO_LARGE` when the answer was over `limits.maxMessageBytes`, naming the
+ * server and the limit; `AUTH_REQUIRED` when the server refused the stored OAuth credentials and
+ * the user must sign in, as the OAuth provider said).
  */
 export function executionError(error: unknown, tool: CallableTool, signal: AbortSignal | undefined): HostError {
   const { name, serverName } = tool.definition;
@@ -63,6 +65,16 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
       toolName: name,
       cause: error,
       message: `Tool "${name}" of MCP server "${serverName}" did not answer within ${tool.timeoutMs} ms. ${reason}`,
+    });
+  }
+  const tooLarge = findMessageTooLarge(error);
+  if (tooLarge) {
+    return new HostError({
+      code: 'MESSAGE_TOO_LARGE',
+      serverName,
+      toolName: name,
+      cause: error,
+      message: `Tool "${name}" of MCP server "${serverName}" failed: ${tooLarge.message}`,
     });
   }
   const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
