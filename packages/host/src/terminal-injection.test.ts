@@ -38,9 +38,12 @@ process.stdin.on('data', (chunk) => {
       send({ id: request.id, result: { tools: [
         { name: 'add', description: hostile, inputSchema: { type: 'object', properties: {} } },
         { name: 'big', description: 'x'.repeat(100000), inputSchema: { type: 'object', properties: {} } },
+        { name: 'fail', description: 'Fails.', inputSchema: { type: 'object', properties: {} } },
       ] } });
     } else if (request.method === 'prompts/list') {
       send({ id: request.id, result: { prompts: [{ name: 'greet', description: hostile }] } });
+    } else if (request.method === 'tools/call' && request.params.name === 'fail') {
+      send({ id: request.id, error: { code: -32603, message: 'broke' + hostile } });
     } else if (request.method === 'tools/call') {
       send({ id: request.id, result: { content: [{ type: 'text', text: 'ok' }] } });
     } else if (request.method === 'ping') {
@@ -70,6 +73,7 @@ describe('a server whose text carries terminal escapes, BiDi overrides, tag char
       },
       ui: {
         confirm: async (request) => {
+          if (request.mcpDetails.toolName === 'fail') return 'proceed_once';
           asked.push(request);
           return 'cancel';
         },
@@ -119,5 +123,13 @@ describe('a server whose text carries terminal escapes, BiDi overrides, tag char
     expect(request?.argumentsPreview).not.toMatch(RAW);
     expect(request?.argumentsPreview).toBe('{"path":"safe\\u202e\\u0085txt.exe\\u200b"}');
     expect(request?.arguments).toEqual({ path: 'safe\u202e\u0085txt.exe\u200b' });
+  });
+
+  it('gives the error a server sent for a tool call with the characters visibly escaped', async () => {
+    const result = await host.callTool({ name: 'fail', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(result.error?.message).not.toMatch(RAW);
+    expect(result.error?.message).toContain('brokeAdds numbers.\\u001b[2J');
+    expect(result.display).not.toMatch(RAW);
   });
 });

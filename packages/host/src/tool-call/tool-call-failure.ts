@@ -1,5 +1,5 @@
 import { SdkErrorCode, SdkError } from '@modelcontextprotocol/client';
-import { findErrorInChain, type ToolhostError } from '@toolhost/contract';
+import { escapeControlText, findErrorInChain, type ToolhostError } from '@toolhost/contract';
 import { OAuthError } from '@toolhost/oauth';
 import { findMessageTooLarge } from '@toolhost/transport';
 import { HostError, type HostErrorCode } from '../host-error.js';
@@ -57,7 +57,8 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
     // Raised around the call by the host itself (step-up: AUTH_REQUIRED, STEP_UP_LIMIT, ...).
     return new HostError({ code: error.code, serverName, toolName: name, message: error.message, cause: error.cause ?? error });
   }
-  const reason = error instanceof Error ? error.message : String(error);
+  // The server writes most of this text (a JSON-RPC error message): shown escaped and bounded.
+  const reason = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 2000 });
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return new HostError({
       code: 'REQUEST_TIMEOUT',
