@@ -42,7 +42,8 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     io: resolved,
     serverArgsAfterSeparator: separator < 0 ? [] : argv.slice(separator + 1),
     location: () => settingsLocation(resolved, program.opts<{ appDir: string }>().appDir),
-    tokenStore: () => new FileTokenStore({ appDir: program.opts<{ appDir: string }>().appDir, homeDir: resolved.homeDir }),
+    tokenStore: () =>
+      new FileTokenStore({ appDir: program.opts<{ appDir: string }>().appDir, homeDir: resolved.homeDir, env: resolved.env }),
   };
   const setExitCode = (code: number): void => {
     exitCode = code;

@@ -15,13 +15,17 @@ import type { ResolvedServer, SettingsSource } from './resolve-servers.js';
 /**
  * The token store a host uses when none is given: a file at `~/<appDir>/mcp-oauth-tokens.json`
  * (mode 0600) when the settings come from files, since that is where the user's other settings
- * live; in memory when the settings were passed in directly (tests, embedded hosts).
+ * live; in memory when the settings were passed in directly (tests, embedded hosts). With
+ * `appDir` `.gemini` or `.qwen` the file is read and written in Gemini CLI's or Qwen Code's
+ * layout (their encrypted file when the source's environment switches it on), so the tokens stay
+ * shared with them (see `FileTokenStore`).
  */
 export function defaultTokenStore(source: SettingsSource): TokenStore {
   if (source.settings) return new InMemoryTokenStore();
   return new FileTokenStore({
     ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
     ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
+    ...(source.env !== undefined ? { env: source.env } : {}),
   });
 }
 

@@ -36,7 +36,7 @@ export interface SettingsSource {
   readonly homeDir?: string;
   /** Full path of a system settings file. */
   readonly systemSettingsPath?: string;
-  /** Variables for `$VAR` expansion. @default process.env */
+  /** Variables for `$VAR` expansion (and, for the default token store, the Gemini CLI / Qwen Code storage switches). @default process.env */
   readonly env?: EnvironmentVariables;
   /**
    * Whether the servers of the project's settings file may start (folder trust). A project

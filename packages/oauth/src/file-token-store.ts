@@ -1,112 +1,274 @@
 import { randomBytes } from 'node:crypto';
-import { chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { OAuthError } from './oauth-error.js';
-import { findCredentials, upsertCredentials, type StoredOAuthCredentials, type TokenStore } from './token-store.js';
+import {
+  APP_NAMES,
+  decryptText,
+  EncryptedMapDocument,
+  encryptionKey,
+  FileKeychainDocument,
+  ForeignArrayDocument,
+  GEMINI_ENCRYPTION,
+  isToolhostValue,
+  QWEN_ENCRYPTION,
+  ToolhostDocument,
+  UnrecognisedTokenFile,
+  type EncryptionScheme,
+  type ForeignApp,
+  type TokenDocument,
+  type TokenFileFormat,
+} from './token-file-layouts.js';
+import { findCredentials, type StoredOAuthCredentials, type TokenStore } from './token-store.js';
+
+export type { TokenFileFormat } from './token-file-layouts.js';
 
 /** Options of {@link FileTokenStore}. */
 export interface FileTokenStoreOptions {
-  /** Full path of the file; wins over `appDir`. */
+  /** Full path of the (plain) token file; wins over `appDir`. */
   filePath?: string;
   /** Directory under the home directory. @default '.toolhost' */
   appDir?: string;
   /** Home directory. @default os.homedir() */
   homeDir?: string;
+  /**
+   * Whose layout the file has. With `auto`, a folder named `.gemini` gives `gemini` and one
+   * named `.qwen` gives `qwen` (so `--app-dir .gemini` shares Gemini CLI's tokens); see
+   * {@link TokenFileFormat}. @default 'auto'
+   */
+  format?: TokenFileFormat;
+  /**
+   * Environment read for Gemini CLI's and Qwen Code's storage switches
+   * (`GEMINI_FORCE_ENCRYPTED_FILE_STORAGE`, `GEMINI_FORCE_FILE_STORAGE`,
+   * `QWEN_CODE_FORCE_ENCRYPTED_FILE_STORAGE`, `QWEN_CODE_FORCE_FILE_STORAGE`). @default process.env
+   */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
-interface FileContents {
-  version: 1;
-  entries: StoredOAuthCredentials[];
+/** Where the tokens are and how to read them, worked out for each operation. */
+type Storage =
+  | { kind: 'toolhost'; file: string }
+  | { kind: 'array'; file: string; app: ForeignApp | undefined }
+  | { kind: 'encrypted-map'; file: string; app: ForeignApp; scheme: EncryptionScheme }
+  | { kind: 'file-keychain'; file: string };
+
+/** The environment switches of a program's encrypted storage. */
+const ENCRYPTED_STORAGE: Record<ForeignApp, { encrypted: string; fileOnly: string }> = {
+  gemini: { encrypted: 'GEMINI_FORCE_ENCRYPTED_FILE_STORAGE', fileOnly: 'GEMINI_FORCE_FILE_STORAGE' },
+  qwen: { encrypted: 'QWEN_CODE_FORCE_ENCRYPTED_FILE_STORAGE', fileOnly: 'QWEN_CODE_FORCE_FILE_STORAGE' },
+};
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await access(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
- * A {@link TokenStore} in one JSON file, `~/<appDir>/mcp-oauth-tokens.json` by default.
- * The file is written with mode 0600 (its directory 0700) through a temporary file and a
- * rename, so a crash never leaves a half-written file; writes within a process are serialised.
- * The file is removed when its last entry is deleted.
+ * A {@link TokenStore} in one file, `~/<appDir>/mcp-oauth-tokens.json` by default. The file is
+ * written with mode 0600 (its directory 0700) through a temporary file and a rename, so a crash
+ * never leaves a half-written file; writes within a process are serialised. The file is removed
+ * when its last entry is deleted.
+ *
+ * The layout follows the folder (see {@link FileTokenStoreOptions.format}): toolhost's own
+ * `{ "version": 1, "entries": [...] }`, or, in `~/.gemini` and `~/.qwen`, the storage of
+ * Gemini CLI and Qwen Code, so both programs keep seeing each other's tokens:
+ * - their plain JSON array `mcp-oauth-tokens.json` (the default);
+ * - with `GEMINI_FORCE_ENCRYPTED_FILE_STORAGE=true`, Gemini CLI's encrypted file keychain
+ *   `gemini-credentials.json`, or the encrypted `mcp-oauth-tokens-v2.json` of earlier versions
+ *   (whichever exists, the keychain file first);
+ * - with `QWEN_CODE_FORCE_ENCRYPTED_FILE_STORAGE=true`, Qwen Code's encrypted `mcp-oauth-tokens-v2.json`.
+ *
+ * The OS keychain those programs use when the encrypted switch is on is not supported: unless
+ * `GEMINI_FORCE_FILE_STORAGE=true` / `QWEN_CODE_FORCE_FILE_STORAGE=true` is set or the
+ * encrypted file exists, every call throws `STORE_FAILED` naming the variables. A file whose
+ * contents are not recognised (not JSON, another shape, not decryptable) is never written:
+ * reads and writes throw `STORE_FAILED` naming it and saying it was left unchanged.
  */
 export class FileTokenStore implements TokenStore {
-  /** Path of the token file. */
+  /** Path of the plain token file (`mcp-oauth-tokens.json`); {@link FileTokenStore.storageFile} names the file in use. */
   readonly filePath: string;
+  /** The layout asked for (`auto` until a file is read). */
+  readonly format: TokenFileFormat;
+  readonly #env: Readonly<Record<string, string | undefined>> | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   /** Creates a store; nothing is read or written until the first call. */
   constructor(options: FileTokenStoreOptions = {}) {
     this.filePath = options.filePath ?? join(options.homeDir ?? homedir(), options.appDir ?? '.toolhost', 'mcp-oauth-tokens.json');
+    this.format = options.format ?? 'auto';
+    this.#env = options.env;
   }
 
   /** {@inheritDoc TokenStore.get} */
   async get(serverName: string, issuer?: string): Promise<StoredOAuthCredentials | undefined> {
-    return findCredentials(await this.#read(), serverName, issuer);
+    return findCredentials((await this.#load()).document.entries, serverName, issuer);
   }
 
   /** {@inheritDoc TokenStore.set} */
   set(credentials: StoredOAuthCredentials): Promise<void> {
-    return this.#update((entries) => upsertCredentials(entries, credentials));
+    return this.#update((document) => document.set(credentials));
   }
 
   /** {@inheritDoc TokenStore.delete} */
   delete(serverName: string, issuer?: string): Promise<void> {
-    return this.#update((entries) =>
-      entries.filter((e) => !(e.serverName === serverName && (issuer === undefined || e.issuer === issuer))),
-    );
+    return this.#update((document) => document.delete(serverName, issuer));
   }
 
   /** {@inheritDoc TokenStore.list} */
-  list(): Promise<StoredOAuthCredentials[]> {
-    return this.#read();
+  async list(): Promise<StoredOAuthCredentials[]> {
+    return (await this.#load()).document.entries;
   }
 
-  async #read(): Promise<StoredOAuthCredentials[]> {
-    let text: string;
+  /**
+   * The file the tokens are read from and written to now: {@link FileTokenStore.filePath}, or
+   * Gemini CLI's / Qwen Code's encrypted file when their encrypted storage is switched on.
+   *
+   * @throws OAuthError `STORE_FAILED` when that storage is the OS keychain, which is not supported.
+   */
+  async storageFile(): Promise<string> {
+    return (await this.#storage()).file;
+  }
+
+  /** The app whose layout the folder asks for, or `undefined` for toolhost's. */
+  #app(): ForeignApp | undefined {
+    if (this.format === 'gemini' || this.format === 'qwen') return this.format;
+    if (this.format === 'toolhost') return undefined;
+    const folder = basename(dirname(this.filePath));
+    return folder === '.gemini' ? 'gemini' : folder === '.qwen' ? 'qwen' : undefined;
+  }
+
+  async #storage(): Promise<Storage> {
+    const app = this.#app();
+    if (app === undefined) return { kind: 'toolhost', file: this.filePath };
+    const env = this.#env ?? process.env;
+    const switches = ENCRYPTED_STORAGE[app];
+    if (env[switches.encrypted] !== 'true') return { kind: 'array', file: this.filePath, app };
+    const folder = dirname(this.filePath);
+    const v2 = join(folder, 'mcp-oauth-tokens-v2.json');
+    const fileOnly = env[switches.fileOnly] === 'true';
+    if (app === 'gemini') {
+      const keychain = join(folder, 'gemini-credentials.json');
+      if (await exists(keychain)) return { kind: 'file-keychain', file: keychain };
+      if (await exists(v2)) return { kind: 'encrypted-map', file: v2, app, scheme: GEMINI_ENCRYPTION };
+      if (fileOnly) return { kind: 'file-keychain', file: keychain };
+      throw this.#keychainError(app, keychain);
+    }
+    if (fileOnly || (await exists(v2))) return { kind: 'encrypted-map', file: v2, app, scheme: QWEN_ENCRYPTION };
+    throw this.#keychainError(app, v2);
+  }
+
+  #keychainError(app: ForeignApp, encryptedFile: string): OAuthError {
+    const { encrypted, fileOnly } = ENCRYPTED_STORAGE[app];
+    return new OAuthError({
+      code: 'STORE_FAILED',
+      message:
+        `${encrypted}=true: ${APP_NAMES[app]} then keeps MCP OAuth tokens in the OS keychain, which toolhost cannot read or write, ` +
+        `or, where no keychain is usable, in the encrypted file ${encryptedFile}, which does not exist yet. ` +
+        `Set ${fileOnly}=true for both ${APP_NAMES[app]} and toolhost so that they share that encrypted file, ` +
+        `or unset ${encrypted} so that they share ${this.filePath}. No token file was read or changed.`,
+    });
+  }
+
+  async #load(): Promise<{ storage: Storage; document: TokenDocument }> {
+    const storage = await this.#storage();
+    let data: string;
     try {
-      text = await readFile(this.filePath, 'utf8');
+      data = await readFile(storage.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { storage, document: await this.#emptyDocument(storage) };
       throw new OAuthError({
         code: 'STORE_FAILED',
-        message: `Could not read the OAuth token file ${this.filePath}: ${(error as Error).message}`,
+        message: `Could not read the OAuth token file ${storage.file}: ${(error as Error).message}`,
         cause: error,
       });
     }
     try {
-      const parsed = JSON.parse(text) as Partial<FileContents>;
-      return Array.isArray(parsed.entries) ? parsed.entries : [];
+      return { storage, document: await this.#parse(storage, data) };
     } catch (error) {
+      if (!(error instanceof UnrecognisedTokenFile)) throw error;
       throw new OAuthError({
         code: 'STORE_FAILED',
-        message: `The OAuth token file ${this.filePath} is not valid JSON; delete it and authenticate again.`,
+        message:
+          `The OAuth token file ${storage.file} was not recognised: ${error.message}. ` +
+          `toolhost left it unchanged and writes no token to it; move it away or repair it, then sign in again.`,
         cause: error,
       });
     }
   }
 
-  #update(change: (entries: StoredOAuthCredentials[]) => StoredOAuthCredentials[]): Promise<void> {
+  async #emptyDocument(storage: Storage): Promise<TokenDocument> {
+    switch (storage.kind) {
+      case 'toolhost':
+        return new ToolhostDocument();
+      case 'array':
+        return new ForeignArrayDocument();
+      case 'encrypted-map':
+        return new EncryptedMapDocument({}, await encryptionKey(storage.scheme));
+      case 'file-keychain':
+        return new FileKeychainDocument({}, await encryptionKey(GEMINI_ENCRYPTION));
+    }
+  }
+
+  async #parse(storage: Storage, data: string): Promise<TokenDocument> {
+    if (storage.kind === 'encrypted-map') {
+      const key = await encryptionKey(storage.scheme);
+      return EncryptedMapDocument.parse(decryptText(data.trim(), key), key);
+    }
+    if (storage.kind === 'file-keychain') {
+      const key = await encryptionKey(GEMINI_ENCRYPTION);
+      return FileKeychainDocument.parse(decryptText(data.trim(), key), key);
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      throw new UnrecognisedTokenFile('it is not valid JSON');
+    }
+    if (storage.kind === 'toolhost') {
+      // With `auto`, a JSON array is the plain layout of Gemini CLI and Qwen Code: kept as such.
+      if (Array.isArray(value) && this.format === 'auto') return new ForeignArrayDocument(value);
+      if (Array.isArray(value))
+        throw new UnrecognisedTokenFile("it is a JSON array (the layout of Gemini CLI and Qwen Code), not toolhost's layout");
+      return ToolhostDocument.parse(value);
+    }
+    if (Array.isArray(value)) return new ForeignArrayDocument(value);
+    // A file an earlier toolhost wrote in its own layout where Gemini CLI / Qwen Code expect theirs: written back in theirs.
+    if (isToolhostValue(value)) return ForeignArrayDocument.fromToolhost(value.entries as StoredOAuthCredentials[]);
+    const app = storage.app === undefined ? 'Gemini CLI / Qwen Code' : APP_NAMES[storage.app];
+    throw new UnrecognisedTokenFile(`it is not a JSON array of entries, the layout ${app} uses`);
+  }
+
+  #update(change: (document: TokenDocument) => boolean): Promise<void> {
     const run = this.#queue.then(async () => {
-      const entries = change(await this.#read());
-      if (entries.length === 0) {
-        await rm(this.filePath, { force: true });
+      const { storage, document } = await this.#load();
+      if (!change(document)) return;
+      if (document.empty) {
+        await rm(storage.file, { force: true });
         return;
       }
-      await this.#writeAtomically(JSON.stringify({ version: 1, entries } satisfies FileContents, null, 2));
+      await this.#writeAtomically(storage.file, await document.serialize());
     });
     this.#queue = run.catch(() => undefined);
     return run;
   }
 
-  async #writeAtomically(text: string): Promise<void> {
-    const temporary = `${this.filePath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
+  async #writeAtomically(file: string, text: string): Promise<void> {
+    const temporary = `${file}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
-      await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });
+      await mkdir(dirname(file), { recursive: true, mode: 0o700 });
       await writeFile(temporary, text, { mode: 0o600, flag: 'wx' });
       await chmod(temporary, 0o600);
-      await rename(temporary, this.filePath);
+      await rename(temporary, file);
     } catch (error) {
       await rm(temporary, { force: true }).catch(() => undefined);
       throw new OAuthError({
         code: 'STORE_FAILED',
-        message: `Could not write the OAuth token file ${this.filePath}: ${(error as Error).message}`,
+        message: `Could not write the OAuth token file ${file}: ${(error as Error).message}`,
         cause: error,
       });
     }

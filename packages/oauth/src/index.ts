@@ -51,7 +51,7 @@ export {
 } from './refresh-stored-token.js';
 export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient } from './token-store.js';
 export { InMemoryTokenStore } from './in-memory-token-store.js';
-export { FileTokenStore, type FileTokenStoreOptions } from './file-token-store.js';
+export { FileTokenStore, type FileTokenStoreOptions, type TokenFileFormat } from './file-token-store.js';
 export {
   startCallbackServer,
   escapeHtml,

@@ -44,7 +44,9 @@ const CREDENTIALS_REJECTED = new Set(['invalid_grant', 'invalid_client', 'unauth
  * (`invalid_grant`, `invalid_client`, `unauthorized_client`): the message then says to authenticate
  * again. A transient failure (network error, no answer within `timeoutMs`, HTTP 5xx or 429) keeps
  * the entry and sets `retryable`; so does any other answer (the next attempt may succeed). An
- * entry without a refresh token is deleted, since nothing can renew it.
+ * entry without a refresh token is deleted, since nothing can renew it. An entry that records no
+ * token endpoint or client id (Gemini CLI and Qwen Code may omit them) cannot be refreshed and
+ * is kept: the error says to sign in again.
  */
 export async function refreshStoredToken(options: RefreshStoredTokenOptions): Promise<StoredOAuthCredentials> {
   const { credentials, tokenStore } = options;
@@ -59,13 +61,21 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
       serverName,
     });
   }
+  if (!credentials.tokenEndpoint || !credentials.client.clientId) {
+    // An entry written by Gemini CLI or Qwen Code may lack them; it is theirs too, so it is kept.
+    throw new OAuthError({
+      code: 'REFRESH_FAILED',
+      message: `The OAuth token of MCP server '${serverName}' expired, and its stored entry records no ${credentials.tokenEndpoint ? 'client id' : 'token endpoint'} to refresh it with; ${authCommandHint(serverName)}.`,
+      serverName,
+    });
+  }
   let token: StoredToken;
   try {
     token = await requestToken({
       serverName,
       tokenEndpoint: credentials.tokenEndpoint,
       client: credentials.client,
-      params: { grant_type: 'refresh_token', refresh_token: refreshToken, resource: credentials.resource },
+      params: { grant_type: 'refresh_token', refresh_token: refreshToken, resource: credentials.resource || undefined },
       failureCode: 'REFRESH_FAILED',
       fetch: options.fetch,
       now,

@@ -139,7 +139,10 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
   /** The stored entry of this server, ignored when it was issued for another server URL (the entry's URL changed). */
   async #stored(): Promise<StoredOAuthCredentials | undefined> {
     const stored = await this.#options.tokenStore.get(this.#options.serverName);
-    return stored && canonicalResourceUri(stored.mcpServerUrl) === canonicalResourceUri(this.#serverUrl) ? stored : undefined;
+    if (!stored) return undefined;
+    // An entry that records no server URL (one Gemini CLI or Qwen Code wrote) belongs to the server of its name, as for them.
+    if (!stored.mcpServerUrl) return stored;
+    return canonicalResourceUri(stored.mcpServerUrl) === canonicalResourceUri(this.#serverUrl) ? stored : undefined;
   }
 
   #guard(): UrlGuard {
@@ -366,6 +369,8 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     // Only protected-resource metadata can move a server to another authorization server.
     if (!discovery.resourceMetadataUrl) return undefined;
     const from = stored.issuer;
+    // An entry that records no issuer (one Gemini CLI or Qwen Code wrote) cannot tell a move: the 401 asks for a sign-in.
+    if (!from) return undefined;
     const to = discovery.authorizationServer.issuer;
     if (issuersMatch(to, from) || discovery.authorizationServers?.some((listed) => issuersMatch(listed, from))) return undefined;
     const key = `${from} -> ${to}`;

@@ -14,13 +14,13 @@ export interface StoredToken {
 
 /** How the client identified itself to the authorization server. */
 export interface StoredClient {
-  /** The client id. */
+  /** The client id; empty when unknown (an entry Gemini CLI or Qwen Code wrote without it). */
   clientId: string;
   /** The client secret of a confidential client. */
   clientSecret?: string;
   /** `none`, `client_secret_basic`, `client_secret_post` or `private_key_jwt` (the key itself is never stored). */
   tokenEndpointAuthMethod?: string;
-  /** Where the id came from. */
+  /** Where the id came from (`configured` for an entry Gemini CLI or Qwen Code wrote, whose format does not say). */
   source: 'configured' | 'metadata-document' | 'dynamic-registration';
   /** The redirect URI registered with it (dynamic registration). */
   redirectUri?: string;
@@ -30,13 +30,16 @@ export interface StoredClient {
 export interface StoredOAuthCredentials {
   /** Name of the server entry. */
   serverName: string;
-  /** Issuer of the authorization server that issued the token. */
+  /**
+   * Issuer of the authorization server that issued the token; empty when unknown (an entry
+   * Gemini CLI or Qwen Code wrote: their format has no issuer).
+   */
   issuer: string;
-  /** URL of the MCP server the token is for. */
+  /** URL of the MCP server the token is for; empty when unknown (an entry Gemini CLI or Qwen Code wrote without it). */
   mcpServerUrl: string;
-  /** The RFC 8707 resource indicator the token was requested for. */
+  /** The RFC 8707 resource indicator the token was requested for; empty when unknown. */
   resource: string;
-  /** Token endpoint, for refresh. */
+  /** Token endpoint, for refresh; empty when unknown (an entry Gemini CLI or Qwen Code wrote without it). */
   tokenEndpoint: string;
   /** The client registration. */
   client: StoredClient;

@@ -10,6 +10,6 @@ export interface CommandContext {
   readonly serverArgsAfterSeparator: readonly string[];
   /** Where the settings are (depends on the global `--app-dir`, read when the command runs). */
   location(): LoadSettingsOptions;
-  /** The OAuth token store, `~/<app-dir>/mcp-oauth-tokens.json` (depends on `--app-dir`). */
+  /** The OAuth token store, `~/<app-dir>/mcp-oauth-tokens.json` (depends on `--app-dir`; Gemini CLI's or Qwen Code's layout for `.gemini` / `.qwen`). */
   tokenStore(): TokenStore;
 }

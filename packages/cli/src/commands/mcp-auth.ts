@@ -13,7 +13,8 @@ import type { CommandContext } from './command-context.js';
  * authentication (a live connection attempt, skipped with `--no-connect`) and what token is
  * stored. With a name it runs the OAuth flow of `@toolhost/oauth` for that server: the
  * authorization URL is always printed, the browser opens unless `--no-browser`, and the token is
- * stored in `~/<app-dir>/mcp-oauth-tokens.json` (mode 0600).
+ * stored in `~/<app-dir>/mcp-oauth-tokens.json` (mode 0600), in Gemini CLI's or Qwen Code's
+ * layout (or their encrypted file) for `--app-dir .gemini` / `.qwen` (see `FileTokenStore`).
  */
 export function registerMcpAuth(mcp: Command, context: CommandContext, setExitCode: (code: number) => void): void {
   mcp
@@ -98,6 +99,6 @@ async function signIn(context: CommandContext, server: LoadedServer, useBrowser:
     onAuthorizationUrl: (url) =>
       io.stdout(`Open this URL in a browser to authorize access to MCP server "${server.name}":\n\n  ${url}\n\n`),
   });
-  const where = tokenStore instanceof FileTokenStore ? ` The token is stored in ${tokenStore.filePath}.` : '';
+  const where = tokenStore instanceof FileTokenStore ? ` The token is stored in ${await tokenStore.storageFile()}.` : '';
   io.stdout(`MCP server "${server.name}" authenticated.${where} Run "toolhost mcp list" to check the connection.\n`);
 }
