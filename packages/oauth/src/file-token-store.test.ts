@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -88,5 +88,26 @@ describe('FileTokenStore on disk', () => {
     const error = await store.get('a').catch((e: unknown) => e);
     expect(OAuthError.isInstance(error) && error.code).toBe('STORE_FAILED');
     expect((error as Error).message).toContain(store.filePath);
+  });
+
+  it("never changes or removes another program's token file in its place (Gemini CLI's array of credentials)", async () => {
+    const store = new FileTokenStore({ homeDir: home, appDir: '.gemini' });
+    const geminiTokens = JSON.stringify(
+      [{ serverName: 'a', token: { accessToken: 'gemini-token', tokenType: 'Bearer' }, updatedAt: 1 }],
+      null,
+      2,
+    );
+    await mkdir(join(home, '.gemini'), { recursive: true });
+    await writeFile(store.filePath, geminiTokens);
+    expect([await store.get('a'), await store.list()]).toEqual([undefined, []]);
+    await store.delete('a');
+    const error = await store.set(entry('a', 'https://as', 't')).catch((e: unknown) => e);
+    expect(OAuthError.isInstance(error) && error.code).toBe('STORE_FAILED');
+    expect((error as Error).message).toContain(`${store.filePath} is not in toolhost's format`);
+    expect(await readFile(store.filePath, 'utf8')).toBe(geminiTokens);
+    // An empty object is this store's, empty.
+    await writeFile(store.filePath, '{}');
+    await store.set(entry('a', 'https://as', 't'));
+    expect((await store.list()).map((stored) => stored.token.accessToken)).toEqual(['t']);
   });
 });

@@ -25,6 +25,11 @@ interface FileContents {
  * The file is written with mode 0600 (its directory 0700) through a temporary file and a
  * rename, so a crash never leaves a half-written file; writes within a process are serialised.
  * The file is removed when its last entry is deleted.
+ *
+ * A file that is JSON but not in this store's format (`{ "version": 1, "entries": [...] }`), such
+ * as the token file Gemini CLI or Qwen Code keep at the same place in `~/.gemini` or `~/.qwen`,
+ * is never changed or removed: it holds no tokens for this store, `delete` does nothing, and
+ * `set` fails with `STORE_FAILED` naming the file.
  */
 export class FileTokenStore implements TokenStore {
   /** Path of the token file. */
@@ -38,7 +43,7 @@ export class FileTokenStore implements TokenStore {
 
   /** {@inheritDoc TokenStore.get} */
   async get(serverName: string, issuer?: string): Promise<StoredOAuthCredentials | undefined> {
-    return findCredentials(await this.#read(), serverName, issuer);
+    return findCredentials((await this.#read()).entries, serverName, issuer);
   }
 
   /** {@inheritDoc TokenStore.set} */
@@ -54,25 +59,26 @@ export class FileTokenStore implements TokenStore {
   }
 
   /** {@inheritDoc TokenStore.list} */
-  list(): Promise<StoredOAuthCredentials[]> {
-    return this.#read();
+  async list(): Promise<StoredOAuthCredentials[]> {
+    return (await this.#read()).entries;
   }
 
-  async #read(): Promise<StoredOAuthCredentials[]> {
+  /** The entries, and whether the file is in this store's format (a missing file is). */
+  async #read(): Promise<{ entries: StoredOAuthCredentials[]; foreign: boolean }> {
     let text: string;
     try {
       text = await readFile(this.filePath, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], foreign: false };
       throw new OAuthError({
         code: 'STORE_FAILED',
         message: `Could not read the OAuth token file ${this.filePath}: ${(error as Error).message}`,
         cause: error,
       });
     }
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(text) as Partial<FileContents>;
-      return Array.isArray(parsed.entries) ? parsed.entries : [];
+      parsed = JSON.parse(text);
     } catch (error) {
       throw new OAuthError({
         code: 'STORE_FAILED',
@@ -80,11 +86,25 @@ export class FileTokenStore implements TokenStore {
         cause: error,
       });
     }
+    const contents =
+      typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Partial<FileContents>) : undefined;
+    if (contents !== undefined && Array.isArray(contents.entries)) return { entries: contents.entries, foreign: false };
+    const empty = contents !== undefined && Object.keys(contents).length === 0;
+    return { entries: [], foreign: !empty };
   }
 
   #update(change: (entries: StoredOAuthCredentials[]) => StoredOAuthCredentials[]): Promise<void> {
     const run = this.#queue.then(async () => {
-      const entries = change(await this.#read());
+      const current = await this.#read();
+      const entries = change(current.entries);
+      if (current.foreign) {
+        // Another program's file (Gemini CLI's or Qwen Code's token file): never changed or removed.
+        if (entries.length === 0) return;
+        throw new OAuthError({
+          code: 'STORE_FAILED',
+          message: `The OAuth token file ${this.filePath} is not in toolhost's format (it may be the token file of Gemini CLI or Qwen Code), so toolhost does not change it and the token was not stored. Give toolhost a token file of its own (FileTokenStore's filePath, or McpToolHost's stores.tokens), or move that file away.`,
+        });
+      }
       if (entries.length === 0) {
         await rm(this.filePath, { force: true });
         return;
