@@ -80,9 +80,12 @@ describe("toolhost --app-dir .gemini uses Gemini CLI's trusted folders", () => {
   it("Gemini CLI's TRUST_PARENT, DO_NOT_TRUST, security.folderTrust.enabled and GEMINI_CLI_TRUST_WORKSPACE decide", async () => {
     const status = async (env: Record<string, string> = {}) =>
       line((await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect'], env)).stdout, 'cloned');
-    // Trusted by Gemini CLI ("Trust parent folder" chosen in a sibling), but nobody has seen the servers for toolhost yet.
+    // Trusted by Gemini CLI ("Trust parent folder" chosen in a sibling), never pinned by toolhost: enabled, as in Gemini CLI, with a warning.
     await put(geminiFile(), JSON.stringify({ [join(root, 'clones', 'sibling')]: 'TRUST_PARENT' }));
-    expect(await status()).toContain('Blocked (not trusted yet; check it, then run "toolhost --app-dir .gemini trust" again)');
+    const listed = await run(['--app-dir', '.gemini', 'mcp', 'list', '--no-connect']);
+    expect(line(listed.stdout, 'cloned')).toBe('• cloned: node server.js (stdio) - Enabled [project]');
+    expect(listed.stderr).toContain('TRUST_NOT_PINNED');
+    expect(listed.stderr).toContain('run "toolhost --app-dir .gemini trust" in');
     await put(geminiFile(), JSON.stringify({ [join(root, 'clones', 'sibling')]: 'TRUST_PARENT', [place.cwd]: 'DO_NOT_TRUST' }));
     expect(await status()).toContain('Blocked (project folder not trusted: run "toolhost --app-dir .gemini trust")');
 

@@ -56,16 +56,18 @@ describe("Gemini CLI's trustedFolders.json decides", () => {
     expect((await load()).projectTrusted).toBe(false);
   });
 
-  it('TRUST_FOLDER and TRUST_PARENT trust the folder; servers nobody pinned wait for toolhost trust', async () => {
+  it('TRUST_FOLDER and TRUST_PARENT trust the folder; servers toolhost never pinned run as in Gemini CLI, with a warning', async () => {
     for (const value of [{ [project]: 'TRUST_FOLDER' }, { [join(project, 'sub')]: 'TRUST_PARENT' }, { [work]: 'TRUST_FOLDER' }]) {
       await rules(value);
       const settings = await load();
       expect(settings.projectTrusted).toBe(true);
       expect(settings.servers.map((server) => [server.name, server.blockReason?.code])).toEqual([
         ['mine', undefined],
-        ['cloned', 'CHANGED_SINCE_TRUSTED'],
+        ['cloned', undefined],
       ]);
-      expect(settings.getServer('cloned')?.blockReason?.message).toContain('by another program');
+      const warning = settings.warnings.find((w) => w.code === 'TRUST_NOT_PINNED');
+      expect(warning?.message).toContain('run "toolhost --app-dir .gemini trust" in');
+      expect(warning?.filePath).toBe(geminiFile());
     }
     expect(await getFolderTrust({ appDir: '.gemini', homeDir: home, folder: join(project, 'sub'), env: {} })).toMatchObject({
       trusted: true,

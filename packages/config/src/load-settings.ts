@@ -254,14 +254,29 @@ async function resolveProjectTrust(options: LoadSettingsOptions, projectInHome: 
     return { trusted: mode, pins: 'not-pinned', folder: await realFolderPath(options.projectDir), filePath, errors: [], warnings: [] };
   }
   const found = await getFolderTrust({ ...options, folder: options.projectDir });
+  // A folder that Gemini CLI or Qwen Code trusts and `toolhost trust` never pinned: its servers run
+  // as they would in that program (a drop-in must show the same statuses), with a warning.
+  const trustedElsewhere =
+    found.format === 'gemini' && found.trusted && found.overriddenBy === undefined && found.pinnedServers === undefined;
+  const command = options.trustCommand ?? formatToolhostCommand('trust', options.appDir);
   return {
     trusted: found.trusted,
     // Folder trust turned off (Gemini CLI's setting or variable): the user decided for every folder, nothing was pinned.
-    pins: found.overriddenBy === undefined ? found.pinnedServers : 'not-pinned',
+    pins: found.overriddenBy === undefined && !trustedElsewhere ? found.pinnedServers : 'not-pinned',
     folder: found.folder,
     filePath,
     errors: found.errors,
-    warnings: found.warnings,
+    warnings: trustedElsewhere
+      ? [
+          ...found.warnings,
+          {
+            code: 'TRUST_NOT_PINNED',
+            filePath: found.filePath,
+            jsonPath: '',
+            message: `The project folder ${found.folder} is trusted in ${found.filePath}, but toolhost has not recorded its MCP servers, so a changed server entry would start without a prompt. Check them, then run "${command}" in ${found.folder} to pin them.`,
+          },
+        ]
+      : found.warnings,
   };
 }
 

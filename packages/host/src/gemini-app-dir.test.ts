@@ -54,9 +54,9 @@ describe("McpToolHost with appDir '.gemini'", () => {
     await geminiRules({ [join(root, 'work')]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' });
     expect((await clonedStatus({ appDir: '.gemini' })).slice(0, 2)).toEqual(['BLOCKED', 'UNTRUSTED_PROJECT']);
 
-    // Trusted in Gemini CLI, but the servers were never pinned: not started until toolhost trust is run.
+    // Trusted in Gemini CLI and never pinned by toolhost: the servers run, as in Gemini CLI (with a TRUST_NOT_PINNED warning).
     await geminiRules({ [join(root, 'work', 'other')]: 'TRUST_PARENT' });
-    expect((await clonedStatus({ appDir: '.gemini' })).slice(0, 2)).toEqual(['BLOCKED', 'CHANGED_SINCE_TRUSTED']);
+    expect((await clonedStatus({ appDir: '.gemini' })).slice(0, 2)).toEqual(['CONNECTED', undefined]);
 
     // Already trusted through the parent: trusting only pins the servers, Gemini CLI's file is unchanged.
     expect(await trustFolder({ appDir: '.gemini', homeDir: home, folder: project, env: {} })).toMatchObject({
@@ -68,6 +68,15 @@ describe("McpToolHost with appDir '.gemini'", () => {
       [join(root, 'work', 'other')]: 'TRUST_PARENT',
     });
     expect((await clonedStatus({ appDir: '.gemini' })).slice(0, 2)).toEqual(['CONNECTED', undefined]);
+
+    // Once pinned, a changed command is blocked until trusted again.
+    await put(
+      join(project, '.gemini', 'settings.json'),
+      JSON.stringify({
+        mcpServers: { cloned: { ...fixtureServer('basic'), args: [...(fixtureServer('basic').args ?? []), '--changed'] } },
+      }),
+    );
+    expect((await clonedStatus({ appDir: '.gemini' })).slice(0, 2)).toEqual(['BLOCKED', 'CHANGED_SINCE_TRUSTED']);
   });
 
   it('honours security.folderTrust.enabled: false and GEMINI_CLI_TRUST_WORKSPACE', async () => {
