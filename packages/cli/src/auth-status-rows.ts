@@ -49,8 +49,10 @@ export async function collectAuthStatuses(options: {
  * The lines of one server of `toolhost mcp auth`, in the look of `mcp list` with the token state
  * in parentheses, and below a server that needs a sign-in the command to run:
  * `✗ github: https://api.example/mcp (http) - Disconnected (needs authentication, no token stored) [user]`.
+ * `authCommand` is that command without the server name (`toolhost --app-dir .gemini mcp auth`
+ * for another settings folder). @default 'toolhost mcp auth'
  */
-export function formatAuthRow(row: AuthStatusRow): string[] {
+export function formatAuthRow(row: AuthStatusRow, authCommand = 'toolhost mcp auth'): string[] {
   const { server } = row;
   const token = TOKEN_TEXT[row.token];
   if (row.status === 'connected') {
@@ -59,12 +61,11 @@ export function formatAuthRow(row: AuthStatusRow): string[] {
   if (row.status === 'disconnected' && row.needsAuthentication) {
     return [
       formatServerLine(server, 'disconnected', `needs authentication, ${token}`),
-      `    Run "toolhost mcp auth ${server.name}" to authenticate.`,
+      `    Run "${authCommand} ${server.name}" to authenticate.`,
     ];
   }
   const line = formatServerLine(server, row.status, token);
   if (row.status === 'disconnected' && row.reason) return [line, `    Reason: ${shortenReason(row.reason)}`];
-  if (row.status === 'enabled' && row.token === 'expired')
-    return [line, `    Run "toolhost mcp auth ${server.name}" to authenticate again.`];
+  if (row.status === 'enabled' && row.token === 'expired') return [line, `    Run "${authCommand} ${server.name}" to authenticate again.`];
   return [line];
 }

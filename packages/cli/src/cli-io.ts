@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { DEFAULT_APP_DIR, getDefaultSystemSettingsPath, type LoadSettingsOptions } from '@toolhost/config';
+import { formatToolhostCommand, getDefaultSystemSettingsPath, type LoadSettingsOptions } from '@toolhost/config';
 import type { ServerConnectionCheck } from './server-status.js';
 
 /** What the command line reads from and writes to; every field has a default taken from `process`. */
@@ -12,7 +12,10 @@ export interface CliIo {
   readonly cwd?: string;
   /** The home folder. @default os.homedir() */
   readonly homeDir?: string;
-  /** Variables for `$VAR` expansion and `TOOLHOST_SYSTEM_SETTINGS_PATH`. @default process.env */
+  /**
+   * Variables for `$VAR` expansion, `TOOLHOST_APP_DIR`, `TOOLHOST_SYSTEM_SETTINGS_PATH`, and with
+   * `--app-dir .gemini`/`.qwen` the trust variables of those programs. @default process.env
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * Checks whether a server can be connected, for the status of `mcp list` and `mcp auth`.
@@ -53,5 +56,5 @@ export function settingsLocation(io: ResolvedCliIo, appDir: string): LoadSetting
 
 /** The command that trusts the current folder for this `--app-dir`: `toolhost trust`, or `toolhost --app-dir .gemini trust`. */
 export function trustCommand(appDir: string | undefined): string {
-  return appDir === undefined || appDir === DEFAULT_APP_DIR ? 'toolhost trust' : `toolhost --app-dir ${appDir} trust`;
+  return formatToolhostCommand('trust', appDir);
 }

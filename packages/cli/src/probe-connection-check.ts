@@ -12,6 +12,11 @@ export interface ProbeConnectionCheckOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
   /** Timeout of a server whose entry has no `timeout`, in milliseconds. @default 5000 */
   readonly defaultTimeoutMs?: number;
+  /**
+   * The command named in "needs authentication" reasons, without the server name
+   * (`toolhost --app-dir .gemini mcp auth`). @default 'toolhost mcp auth'
+   */
+  readonly authCommand?: string;
 }
 
 /** How long a probed stdio server gets to exit after stdin is closed, then after SIGTERM. */
@@ -28,12 +33,13 @@ const AUTH_CODES = new Set(['AUTH_REQUIRED', 'REFRESH_FAILED', 'STEP_UP_LIMIT'])
  * ever starts: a server that needs a sign-in is reported as disconnected with a hint.
  */
 export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions): ServerConnectionCheck {
+  const authCommand = options.authCommand ?? 'toolhost mcp auth';
   return async (server: LoadedServer): Promise<ServerConnectionResult> => {
     const transportOptions: TransportOptions = {
       // A probe has nothing to save: a stdio server that ignores the end of stdin is stopped sooner.
       closeGraceMs: PROBE_CLOSE_GRACE_MS,
       ...(options.env ? { env: options.env } : {}),
-      ...(await authOptions(server, options.tokenStore)),
+      ...(await authOptions(server, options.tokenStore, authCommand)),
     };
     const result = await probeServer(server.name, server.config, {
       timeoutMs: server.config.timeout ?? options.defaultTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
@@ -53,16 +59,20 @@ export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions)
       };
     }
     if (error && (AUTH_CODES.has(error.code) || AUTH_CODES.has(error.causeCode ?? ''))) {
-      return { state: 'disconnected', reason: `needs authentication: run "toolhost mcp auth ${server.name}".`, needsAuthentication: true };
+      return { state: 'disconnected', reason: `needs authentication: run "${authCommand} ${server.name}".`, needsAuthentication: true };
     }
     return { state: 'disconnected', reason: error?.message };
   };
 }
 
-async function authOptions(server: LoadedServer, tokenStore: TokenStore): Promise<Pick<TransportOptions, 'authProvider'>> {
+async function authOptions(
+  server: LoadedServer,
+  tokenStore: TokenStore,
+  authCommand: string,
+): Promise<Pick<TransportOptions, 'authProvider'>> {
   if (server.transport.transport === 'stdio') return {};
   // Without a stored token no provider is passed: a 401 then fails at once as AUTH_REQUIRED.
   // (Google `authProviderType`s need no stored token: their provider gets credentials itself.)
   if (usesOAuthSignIn(server) && !(await tokenStore.get(server.name).catch(() => undefined))) return {};
-  return { authProvider: createAuthProvider({ serverName: server.name, config: server.config, tokenStore }) };
+  return { authProvider: createAuthProvider({ serverName: server.name, config: server.config, tokenStore, authCommand }) };
 }

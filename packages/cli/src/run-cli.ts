@@ -1,5 +1,5 @@
 import { Command, CommanderError } from 'commander';
-import { ConfigError, DEFAULT_APP_DIR } from '@toolhost/config';
+import { APP_DIR_ENV_VAR, ConfigError, DEFAULT_APP_DIR, formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
 import { FileTokenStore, OAuthError } from '@toolhost/oauth';
 import { CliError } from './cli-error.js';
 import { resolveCliIo, settingsLocation, type CliIo } from './cli-io.js';
@@ -27,7 +27,11 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
   const program = new Command('toolhost')
     .description('Manage the MCP servers of toolhost-based programs')
     .version(packageJson.version, '-V, --version', 'print the version')
-    .option('--app-dir <dir>', 'settings folder name under the home and project folders (e.g. .gemini)', DEFAULT_APP_DIR)
+    .option(
+      '--app-dir <dir>',
+      `settings folder name under the home and project folders (e.g. .gemini); default: $${APP_DIR_ENV_VAR}, else ${DEFAULT_APP_DIR}`,
+      getAppDirFromEnv(resolved.env) ?? DEFAULT_APP_DIR,
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => resolved.stdout(text),
@@ -38,12 +42,13 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
   const mcpIndex = argv.indexOf('mcp');
   const separator = argv[mcpIndex + 1] === 'add' && mcpIndex >= 0 ? argv.indexOf('--') : -1;
   const parsed = separator < 0 ? [...argv] : argv.slice(0, separator);
+  const appDir = (): string => program.opts<{ appDir: string }>().appDir;
   const context: CommandContext = {
     io: resolved,
     serverArgsAfterSeparator: separator < 0 ? [] : argv.slice(separator + 1),
-    location: () => settingsLocation(resolved, program.opts<{ appDir: string }>().appDir),
-    tokenStore: () =>
-      new FileTokenStore({ appDir: program.opts<{ appDir: string }>().appDir, homeDir: resolved.homeDir, env: resolved.env }),
+    location: () => settingsLocation(resolved, appDir()),
+    command: (command) => formatToolhostCommand(command, appDir()),
+    tokenStore: () => new FileTokenStore({ appDir: appDir(), homeDir: resolved.homeDir, env: resolved.env }),
   };
   const setExitCode = (code: number): void => {
     exitCode = code;
@@ -66,12 +71,12 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
       resolved.stderr(`${formatProblem('Error', 'USAGE', error.message.replace(/^error: /, ''))}\n`);
       return 1;
     }
-    resolved.stderr(`${describeFailure(error)}\n`);
+    resolved.stderr(`${describeFailure(error, context)}\n`);
     return 1;
   }
 }
 
-function describeFailure(error: unknown): string {
+function describeFailure(error: unknown, context: CommandContext): string {
   if (ConfigError.isInstance(error)) {
     if (error.code === 'PROJECT_SCOPE_IN_HOME')
       return formatProblem('Error', error.code, 'Please use --scope user to edit settings in the home directory.');
@@ -79,7 +84,7 @@ function describeFailure(error: unknown): string {
       return formatProblem(
         'Error',
         error.code,
-        `Server '${error.serverName ?? ''}' not found. Use 'toolhost mcp list' to see available servers.`,
+        `Server '${error.serverName ?? ''}' not found. Use '${context.command('mcp list')}' to see available servers.`,
       );
     }
     return formatProblem('Error', error.code, error.message);

@@ -16,6 +16,12 @@ export const ConfigWarningCode = {
   SERVER_NAME_CASE_COLLISION: 'SERVER_NAME_CASE_COLLISION',
   /** An entry of the trusted-folders file that is not `"<absolute folder>": { "trusted": true | false }`; it is ignored. */
   INVALID_TRUST_ENTRY: 'INVALID_TRUST_ENTRY',
+  /**
+   * A project folder trusted only by Gemini CLI or Qwen Code (in their `trustedFolders.json`): its
+   * servers run, as in those programs, but toolhost has not recorded them, so a changed entry is
+   * not noticed until `toolhost --app-dir <dir> trust` pins them.
+   */
+  TRUST_NOT_PINNED: 'TRUST_NOT_PINNED',
 } as const;
 
 /** One of the values of {@link ConfigWarningCode}. */

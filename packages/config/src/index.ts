@@ -23,22 +23,37 @@ export type { ServerAccessPolicy, ServerAccessPolicyOptions, ServerBlockReason }
 export { getServerTransport } from './get-server-transport.js';
 export type { ServerTransportInfo } from './get-server-transport.js';
 export {
+  APP_DIR_ENV_VAR,
   DEFAULT_APP_DIR,
   ENABLEMENT_FILE_NAME,
+  GEMINI_TRUSTED_FOLDERS_FILE_NAME,
+  PINNED_SERVERS_FILE_NAME,
   SETTINGS_FILE_NAME,
   SETTINGS_SCOPES,
   TRUSTED_FOLDERS_FILE_NAME,
+  formatToolhostCommand,
+  getAppDirFromEnv,
   getDefaultSystemSettingsPath,
   getEnablementFilePath,
   getSettingsFilePath,
+  getTrustStore,
   getTrustedFoldersFilePath,
   getWritableSettingsFilePath,
 } from './settings-paths.js';
+export type { TrustStore, TrustStoreFormat } from './settings-paths.js';
 export { getFolderTrust } from './get-folder-trust.js';
 export type { FolderTrust, FolderTrustOptions } from './get-folder-trust.js';
 export { setFolderTrust, trustFolder, untrustFolder } from './set-folder-trust.js';
 export type { SetFolderTrustOptions, SetFolderTrustResult } from './set-folder-trust.js';
 export { readTrustedFolders } from './read-trusted-folders.js';
+export {
+  GEMINI_TRUST_LEVELS,
+  findGeminiTrustDecision,
+  parseGeminiTrustedFolders,
+  readGeminiTrustedFolders,
+  readPinnedServersFile,
+} from './gemini-trusted-folders.js';
+export type { GeminiTrustDecision, GeminiTrustLevel, GeminiTrustedFolders, PinnedServersFile } from './gemini-trusted-folders.js';
 export type { TrustedFolders, FolderPins } from './read-trusted-folders.js';
 export { pinServer, describeLaunchChange, formatServerLaunch, readProjectServersToPin } from './pin-project-servers.js';
 export type { PinnedServer, ProjectServerToPin } from './pin-project-servers.js';

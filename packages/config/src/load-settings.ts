@@ -11,6 +11,7 @@ import { getFolderTrust } from './get-folder-trust.js';
 import { describeLaunchChange, pinServer, type PinnedServer } from './pin-project-servers.js';
 import { realFolderPath } from './read-trusted-folders.js';
 import {
+  formatToolhostCommand,
   getEnablementFilePath,
   getSettingsFilePath,
   getTrustedFoldersFilePath,
@@ -26,17 +27,22 @@ export interface LoadSettingsOptions extends SettingsLocation {
   readonly env?: EnvironmentVariables;
   /**
    * Whether the servers of the project settings may run. `'auto'` asks the trusted-folders store
-   * (`~/<appDir>/trusted-folders.json`, see `trustFolder`); `true` trusts the project (a host with its
+   * (`~/<appDir>/trusted-folders.json`, or Gemini CLI's / Qwen Code's `trustedFolders.json` for
+   * `.gemini` / `.qwen`, see `getFolderTrust` and `trustFolder`); `true` trusts the project (a host with its
    * own trust prompt passes the user's answer); `false` never trusts it. In an untrusted project
    * every server whose winning entry comes from the project file is blocked (`UNTRUSTED_PROJECT`)
    * and the project's `mcp.allowed`/`mcp.excluded` are ignored. With `'auto'`, a trusted folder's
    * servers run only as they were when the folder was trusted: each project server that is not
    * pinned in the store with the same launch identity is blocked (`CHANGED_SINCE_TRUSTED`).
-   * `true` pins nothing (the host decided for this run).
+   * `true` pins nothing (the host decided for this run), and neither does trust that Gemini CLI's
+   * folder trust being turned off gives (`FolderTrust.overriddenBy`).
    * @default 'auto'
    */
   readonly projectTrust?: boolean | 'auto';
-  /** The command named in `UNTRUSTED_PROJECT` messages. @default 'toolhost trust' */
+  /**
+   * The command named in `UNTRUSTED_PROJECT` and `CHANGED_SINCE_TRUSTED` messages.
+   * @default 'toolhost trust', or 'toolhost --app-dir <appDir> trust' for another `appDir`
+   */
   readonly trustCommand?: string;
 }
 
@@ -79,7 +85,7 @@ export interface LoadedSettings extends ServerAccessPolicy {
   readonly projectTrusted: boolean | undefined;
   /** The project folder's real path (symbolic links resolved), or `undefined` without a project. */
   readonly projectFolder: string | undefined;
-  /** The trusted-folders store that `projectTrust: 'auto'` reads. */
+  /** The trusted-folders store that `projectTrust: 'auto'` reads (Gemini CLI's or Qwen Code's `trustedFolders.json` for `.gemini` / `.qwen`). */
   readonly trustedFoldersFilePath: string;
   /**
    * Every server that loaded, blocked and disabled ones included, in priority order: the order
@@ -239,7 +245,7 @@ interface ProjectTrust {
 }
 
 async function resolveProjectTrust(options: LoadSettingsOptions, projectInHome: boolean): Promise<ProjectTrust> {
-  const filePath = getTrustedFoldersFilePath(options);
+  const filePath = getTrustedFoldersFilePath({ ...options, env: options.env ?? process.env });
   if (options.projectDir === undefined || projectInHome) {
     return { trusted: undefined, pins: 'not-pinned', folder: undefined, filePath, errors: [], warnings: [] };
   }
@@ -248,13 +254,29 @@ async function resolveProjectTrust(options: LoadSettingsOptions, projectInHome: 
     return { trusted: mode, pins: 'not-pinned', folder: await realFolderPath(options.projectDir), filePath, errors: [], warnings: [] };
   }
   const found = await getFolderTrust({ ...options, folder: options.projectDir });
+  // A folder that Gemini CLI or Qwen Code trusts and `toolhost trust` never pinned: its servers run
+  // as they would in that program (a drop-in must show the same statuses), with a warning.
+  const trustedElsewhere =
+    found.format === 'gemini' && found.trusted && found.overriddenBy === undefined && found.pinnedServers === undefined;
+  const command = options.trustCommand ?? formatToolhostCommand('trust', options.appDir);
   return {
     trusted: found.trusted,
-    pins: found.pinnedServers,
+    // Folder trust turned off (Gemini CLI's setting or variable): the user decided for every folder, nothing was pinned.
+    pins: found.overriddenBy === undefined && !trustedElsewhere ? found.pinnedServers : 'not-pinned',
     folder: found.folder,
     filePath,
     errors: found.errors,
-    warnings: found.warnings,
+    warnings: trustedElsewhere
+      ? [
+          ...found.warnings,
+          {
+            code: 'TRUST_NOT_PINNED',
+            filePath: found.filePath,
+            jsonPath: '',
+            message: `The project folder ${found.folder} is trusted in ${found.filePath}, but toolhost has not recorded its MCP servers, so a changed server entry would start without a prompt. Check them, then run "${command}" in ${found.folder} to pin them.`,
+          },
+        ]
+      : found.warnings,
   };
 }
 
@@ -274,11 +296,11 @@ function changedReason(
   const now = pinServer(configAsWritten);
   const pinned = pins?.get(name);
   if (pinned?.digest === now.digest) return undefined;
-  const command = options.trustCommand ?? 'toolhost trust';
+  const command = options.trustCommand ?? formatToolhostCommand('trust', options.appDir);
   const changes = pinned === undefined ? [] : describeLaunchChange(pinned.launch, now.launch);
   const why =
     pins === undefined
-      ? `the project folder ${folder} was trusted without recording its servers (before toolhost pinned them, or through a parent folder), so it is not known to be what you trusted`
+      ? `the project folder ${folder} was trusted without recording its servers (before toolhost pinned them, through a parent folder, or by another program), so it is not known to be what you trusted`
       : pinned === undefined
         ? `it was added to the settings of the project folder ${folder} after the folder was trusted`
         : `its entry in the settings of the project folder ${folder} changed since the folder was trusted (${changes.length > 0 ? changes.join('; ') : 'launch settings changed'})`;
@@ -292,7 +314,7 @@ function changedReason(
 }
 
 function untrustedReason(name: string, folder: string, options: LoadSettingsOptions): ServerBlockReason {
-  const command = options.trustCommand ?? 'toolhost trust';
+  const command = options.trustCommand ?? formatToolhostCommand('trust', options.appDir);
   return {
     code: 'UNTRUSTED_PROJECT',
     projectFolder: folder,

@@ -69,14 +69,18 @@ export function parseTrustedFolders(
     }
     folders.set(resolve(key), trusted);
     keys.set(resolve(key), key);
-    const recorded = readPins((value as Record<string, unknown>)['pinnedServers']);
+    const recorded = parsePinnedServers((value as Record<string, unknown>)['pinnedServers']);
     if (trusted && recorded !== undefined) pins.set(resolve(key), recorded);
   }
   return { folders, pins, keys, warnings };
 }
 
-/** The `pinnedServers` of a record; malformed parts are left out (so their servers stay blocked). */
-function readPins(value: unknown): FolderPins | undefined {
+/**
+ * Pins by project folder, `{ "<absolute folder>": { "<server>": { "digest": "sha256:…", "launch": {…} } } }`
+ * (the `pinnedServers` of a record, or toolhost's pins file next to a Gemini-format store);
+ * malformed parts are left out (so their servers stay blocked). `undefined` when `value` is not an object.
+ */
+export function parsePinnedServers(value: unknown): FolderPins | undefined {
   if (!isPlainObject(value)) return undefined;
   const result = new Map<string, Map<string, PinnedServer>>();
   for (const [folder, servers] of Object.entries(value)) {

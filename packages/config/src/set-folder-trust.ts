@@ -4,9 +4,16 @@ import { ConfigError } from './config-error.js';
 import { removeJsoncProperty, setJsoncProperty } from './edit-jsonc.js';
 import { editTextFile } from './edit-text-file.js';
 import type { FolderTrustOptions } from './get-folder-trust.js';
+import {
+  findGeminiTrustDecision,
+  parseGeminiTrustedFolders,
+  parsePinnedServersFile,
+  type GeminiTrustLevel,
+} from './gemini-trusted-folders.js';
 import { readProjectServersToPin, type ProjectServerToPin } from './pin-project-servers.js';
+import { readTextFile } from './read-text-file.js';
 import { findTrustDecision, isSameOrInside, parseTrustedFolders, realFolderPath } from './read-trusted-folders.js';
-import { getTrustedFoldersFilePath } from './settings-paths.js';
+import { getTrustStore, type TrustStore, type TrustStoreFormat } from './settings-paths.js';
 
 /** Options of {@link setFolderTrust}. */
 export interface SetFolderTrustOptions extends FolderTrustOptions {
@@ -18,8 +25,12 @@ export interface SetFolderTrustOptions extends FolderTrustOptions {
 export interface SetFolderTrustResult {
   /** The folder's real path (symbolic links resolved). */
   readonly folder: string;
-  /** The trusted-folders file. */
+  /** The format of the store: `toolhost`, or `gemini` for `.gemini` and `.qwen` (see `getTrustStore`). */
+  readonly format: TrustStoreFormat;
+  /** The trusted-folders file (Gemini CLI's or Qwen Code's `trustedFolders.json` for `.gemini` and `.qwen`). */
   readonly filePath: string;
+  /** The file the pins were written to: `filePath`, or `toolhost-pinned-servers.json` next to a Gemini-format `filePath`. */
+  readonly pinsFilePath: string;
   /** Whether the folder is trusted now (always equal to the requested state). */
   readonly trusted: boolean;
   /** False when the folder already was in the requested state (its pinned servers may still have been renewed: `pinsChanged`). */
@@ -33,11 +44,18 @@ export interface SetFolderTrustResult {
   readonly pinsChanged: boolean;
   /** The recorded folder that now decides (`folder` itself or a trusted ancestor), if any. */
   readonly decidedBy: string | undefined;
+  /**
+   * Gemini format only: the level of the folder's own entry that was replaced, when it was
+   * `TRUST_PARENT` (untrusting then also stops trusting the parent folder through that entry, as
+   * Gemini CLI's own "Don't trust" does).
+   */
+  readonly replacedLevel?: GeminiTrustLevel | undefined;
 }
 
 /**
  * Trusts or untrusts a folder in `~/<appDir>/trusted-folders.json` (written atomically; a new file
- * gets mode 0600). Trusting also pins the servers of the folder's project settings file
+ * gets mode 0600), or for `appDir` `.gemini` and `.qwen` in the program's own `trustedFolders.json`
+ * (see "Gemini CLI and Qwen Code" below). Trusting also pins the servers of the folder's project settings file
  * (`<folder>/<appDir>/settings.json`): their launch identity and its digest are recorded under
  * `pinnedServers` of the record that decides (the folder's own, or that of the trusted ancestor
  * that covers it), and `loadSettings` blocks (`CHANGED_SINCE_TRUSTED`) any project server that is
@@ -46,6 +64,17 @@ export interface SetFolderTrustResult {
  * records it as not trusted, so the folder is untrusted afterwards in every case. Records of
  * subfolders are left as they are. Throws `FOLDER_NOT_FOUND` when the folder does not exist and
  * `FILE_MALFORMED`/`FILE_UNWRITABLE` {@link ConfigError}s for a broken store (left unchanged).
+ *
+ * Gemini CLI and Qwen Code: their `trustedFolders.json` takes only
+ * `"<path>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST"`, so only such an entry is written
+ * there, as their own trust dialog writes it: trusting a folder that is not trusted sets its
+ * entry to `TRUST_FOLDER`; untrusting a trusted folder sets it to `DO_NOT_TRUST`. Comments and
+ * other entries are kept; a file toolhost does not recognise (not an object, or a value that is
+ * not one of the three levels) is never rewritten (`INVALID_TYPE`, `INVALID_VALUE`). The pins go
+ * to toolhost's own `toolhost-pinned-servers.json` next to it, keyed by project folder
+ * (`{ "<folder>": { "<server>": { "digest", "launch" } } }`); untrusting removes the pins of the
+ * folder and of its subfolders. Both files are locked while they are edited (the lock is
+ * `<file>.lock`, the one Gemini CLI takes too).
  */
 export async function setFolderTrust(options: SetFolderTrustOptions): Promise<SetFolderTrustResult> {
   const folder = await realFolderPath(options.folder);
@@ -60,14 +89,26 @@ export async function setFolderTrust(options: SetFolderTrustOptions): Promise<Se
       message: `${resolve(options.folder)} is not an existing folder, so its trust cannot be changed. Check the path.`,
     });
   }
-  const filePath = getTrustedFoldersFilePath(options);
-  const pinned = options.trusted ? await readProjectServersToPin(folder, options) : [];
+  const store = getTrustStore(options);
+  const pinned = options.trusted ? await readProjectServersToPin(folder, options, options.env) : [];
+  if (store.format === 'gemini') return setGeminiFolderTrust(folder, options.trusted, store, pinned);
+  const filePath = store.filePath;
   const pinsValue = Object.fromEntries(pinned.map((server) => [server.name, server.pin]));
   return editTextFile(filePath, (text) => {
     const parsed = text === undefined ? undefined : parseTrustedFolders(text, filePath);
     const folders = parsed?.folders ?? new Map<string, boolean>();
     const before = findTrustDecision(folders, folder);
-    const unchanged = { folder, filePath, trusted: options.trusted, changed: false, decidedBy: before?.folder, pinned, pinsChanged: false };
+    const unchanged = {
+      folder,
+      format: store.format,
+      filePath,
+      pinsFilePath: filePath,
+      trusted: options.trusted,
+      changed: false,
+      decidedBy: before?.folder,
+      pinned,
+      pinsChanged: false,
+    };
     if (options.trusted && before?.trusted === true) {
       const old = parsed?.pins.get(before.folder)?.get(folder);
       const same =
@@ -91,9 +132,90 @@ export async function setFolderTrust(options: SetFolderTrustOptions): Promise<Se
       next = setJsoncProperty(next ?? '', { objectPath: [key, 'pinnedServers'], key: folder, value: pinsValue, filePath }).text;
     }
     const decidedBy = (inherited?.trusted === true) === options.trusted ? inherited?.folder : folder;
-    const result = { folder, filePath, trusted: options.trusted, changed: true, decidedBy, pinned, pinsChanged: options.trusted };
+    const result = { ...unchanged, changed: true, decidedBy, pinsChanged: options.trusted };
     return { text: next ?? '{}\n', result };
   });
+}
+
+/** True when `key` names `folder` itself (an absolute path, compared as `isSameOrInside` compares). */
+function namesFolder(key: string, folder: string): boolean {
+  return isAbsolute(key) && isSameOrInside(key, folder) && isSameOrInside(folder, key);
+}
+
+/** {@link setFolderTrust} for Gemini CLI's and Qwen Code's store: their file gets trust levels only, toolhost's pins file the pins. */
+async function setGeminiFolderTrust(
+  folder: string,
+  trusted: boolean,
+  store: TrustStore,
+  pinned: readonly ProjectServerToPin[],
+): Promise<SetFolderTrustResult> {
+  const { filePath, pinsFilePath } = store;
+  // A trusted-folders file toolhost does not recognise stops everything before any file is written.
+  const current = await readTextFile(filePath);
+  if (current !== undefined) parseGeminiTrustedFolders(current, filePath);
+  let pinsChanged = false;
+  // Pins first: pins of a folder that is not trusted do nothing, so a failure between the two
+  // writes never lets an unpinned server start.
+  if (trusted) {
+    const pinsValue = Object.fromEntries(pinned.map((server) => [server.name, server.pin]));
+    pinsChanged = await editTextFile(pinsFilePath, (text) => {
+      const old = text === undefined ? undefined : parsePinnedServersFile(text, pinsFilePath).get(folder);
+      const same =
+        old !== undefined && old.size === pinned.length && pinned.every((server) => old.get(server.name)?.digest === server.pin.digest);
+      if (same) return { text, result: false };
+      let next =
+        text === undefined
+          ? ''
+          : removeJsoncProperty(text, {
+              objectPath: [],
+              key: folder,
+              filePath: pinsFilePath,
+              matches: (key) => key !== folder && namesFolder(key, folder),
+            }).text;
+      next = setJsoncProperty(next, { objectPath: [], key: folder, value: pinsValue, filePath: pinsFilePath }).text;
+      return { text: next, result: true };
+    });
+  }
+  type Edited = { changed: boolean; decidedBy: string | undefined; replacedLevel: GeminiTrustLevel | undefined };
+  const edited = await editTextFile<Edited>(filePath, (text) => {
+    const rules = text === undefined ? new Map<string, GeminiTrustLevel>() : parseGeminiTrustedFolders(text, filePath).rules;
+    const before = findGeminiTrustDecision(rules, folder);
+    if ((before?.trusted === true) === trusted)
+      return { text, result: { changed: false, decidedBy: before?.folder, replacedLevel: undefined } };
+    const level: GeminiTrustLevel = trusted ? 'TRUST_FOLDER' : 'DO_NOT_TRUST';
+    const replacedLevel = [...rules].find(([key]) => namesFolder(key, folder))?.[1];
+    let next = text ?? '';
+    if (text !== undefined) {
+      next = removeJsoncProperty(text, {
+        objectPath: [],
+        key: folder,
+        filePath,
+        matches: (key) => key !== folder && namesFolder(key, folder),
+      }).text;
+    }
+    next = setJsoncProperty(next, { objectPath: [], key: folder, value: level, filePath }).text;
+    return { text: next, result: { changed: true, decidedBy: folder, replacedLevel } };
+  });
+  if (!trusted) {
+    // The pins of the folder and its subfolders go with its trust, as they do in toolhost's own store.
+    await editTextFile(pinsFilePath, (text) => {
+      if (text === undefined) return { text, result: undefined };
+      const matches = (key: string): boolean => isAbsolute(key) && isSameOrInside(key, folder);
+      return { text: removeJsoncProperty(text, { objectPath: [], key: folder, filePath: pinsFilePath, matches }).text, result: undefined };
+    });
+  }
+  return {
+    folder,
+    format: store.format,
+    filePath,
+    pinsFilePath,
+    trusted,
+    changed: edited.changed,
+    decidedBy: edited.decidedBy,
+    pinned,
+    pinsChanged,
+    replacedLevel: edited.replacedLevel === 'TRUST_PARENT' ? 'TRUST_PARENT' : undefined,
+  };
 }
 
 /** Trusts a folder and its subfolders: `setFolderTrust({ ...options, trusted: true })`. */

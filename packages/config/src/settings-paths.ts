@@ -1,6 +1,6 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
 
 /** Where a setting comes from. Precedence, lowest first: `user`, `project`, `system`. */
@@ -21,8 +21,100 @@ export const SETTINGS_FILE_NAME = 'settings.json';
 /** Name of the file in `~/<appDir>` that records servers the user disabled. */
 export const ENABLEMENT_FILE_NAME = 'mcp-server-enablement.json';
 
-/** Name of the file in `~/<appDir>` that records the folders the user trusts. */
+/** Name of the file in `~/<appDir>` that records the folders the user trusts (toolhost's own format). */
 export const TRUSTED_FOLDERS_FILE_NAME = 'trusted-folders.json';
+
+/** Name of the trusted-folders file of Gemini CLI (`~/.gemini`) and Qwen Code (`~/.qwen`). */
+export const GEMINI_TRUSTED_FOLDERS_FILE_NAME = 'trustedFolders.json';
+
+/**
+ * Name of toolhost's own file next to Gemini CLI's or Qwen Code's `trustedFolders.json`, holding
+ * the servers `trustFolder` pinned (that file takes trust levels only).
+ */
+export const PINNED_SERVERS_FILE_NAME = 'toolhost-pinned-servers.json';
+
+/**
+ * Environment variable that names the settings folder, like the `--app-dir` option of the
+ * `toolhost` command line (which wins over it): `TOOLHOST_APP_DIR=.gemini`. Read by the command
+ * line and by `McpToolHost` when no `appDir` is given; the functions of this package take
+ * `appDir` only as an option.
+ */
+export const APP_DIR_ENV_VAR = 'TOOLHOST_APP_DIR';
+
+/** The value of {@link APP_DIR_ENV_VAR} (surrounding spaces removed), or `undefined` when it is unset or empty. */
+export function getAppDirFromEnv(env: Readonly<Record<string, string | undefined>> = process.env): string | undefined {
+  const value = env[APP_DIR_ENV_VAR]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * A `toolhost` command line for hints, with `--app-dir <appDir>` when `appDir` is not the default
+ * `.toolhost` (quoted for a POSIX shell when needed), so that the command acts on the same files.
+ *
+ * @example formatToolhostCommand('mcp auth github', '.gemini') // 'toolhost --app-dir .gemini mcp auth github'
+ */
+export function formatToolhostCommand(command: string, appDir?: string): string {
+  if (appDir === undefined || appDir === DEFAULT_APP_DIR) return `toolhost ${command}`;
+  const quoted = /^[\w./~+-]+$/.test(appDir) ? appDir : `'${appDir.replaceAll("'", "'\\''")}'`;
+  return `toolhost --app-dir ${quoted} ${command}`;
+}
+
+/** The format of a trusted-folders store: toolhost's own, or the one of Gemini CLI and Qwen Code. */
+export type TrustStoreFormat = 'toolhost' | 'gemini';
+
+/** Where the folder-trust decisions of an `appDir` are kept, and how (see {@link getTrustStore}). */
+export interface TrustStore {
+  /**
+   * `toolhost`: `~/<appDir>/trusted-folders.json`, decisions and pins in one file.
+   * `gemini`: the `trustedFolders.json` of Gemini CLI (`.gemini`) or Qwen Code (`.qwen`),
+   * `{ "<path>": "TRUST_FOLDER" | "TRUST_PARENT" | "DO_NOT_TRUST" }`, with toolhost's pins in a
+   * separate file next to it.
+   */
+  readonly format: TrustStoreFormat;
+  /** The file holding the decisions. */
+  readonly filePath: string;
+  /** The file holding the pinned servers: `filePath` itself in `toolhost` format, else `toolhost-pinned-servers.json` next to it. */
+  readonly pinsFilePath: string;
+  /** The program whose store this is: `Gemini CLI`, `Qwen Code`, or `toolhost`. */
+  readonly program: string;
+  /**
+   * The variable that trusts or distrusts every folder (`"true"` / `"false"`), as the program itself
+   * reads it: `GEMINI_CLI_TRUST_WORKSPACE` for `.gemini`; none otherwise.
+   */
+  readonly trustEnvVar: string | undefined;
+}
+
+const GEMINI_FAMILY: Readonly<Record<string, { program: string; pathEnvVar: string; trustEnvVar: string | undefined }>> = {
+  '.gemini': { program: 'Gemini CLI', pathEnvVar: 'GEMINI_CLI_TRUSTED_FOLDERS_PATH', trustEnvVar: 'GEMINI_CLI_TRUST_WORKSPACE' },
+  '.qwen': { program: 'Qwen Code', pathEnvVar: 'QWEN_CODE_TRUSTED_FOLDERS_PATH', trustEnvVar: undefined },
+};
+
+/**
+ * The trusted-folders store of an `appDir`. For `.gemini` and `.qwen` it is the program's own
+ * `~/<appDir>/trustedFolders.json`, or the file its variable names (`GEMINI_CLI_TRUSTED_FOLDERS_PATH`,
+ * `QWEN_CODE_TRUSTED_FOLDERS_PATH`, read from `env`); for any other `appDir`, toolhost's
+ * `~/<appDir>/trusted-folders.json`.
+ */
+export function getTrustStore(
+  location: Pick<SettingsLocation, 'appDir' | 'homeDir'> & { readonly env?: Readonly<Record<string, string | undefined>> } = {},
+): TrustStore {
+  const appDir = location.appDir ?? DEFAULT_APP_DIR;
+  const family = Object.hasOwn(GEMINI_FAMILY, appDir) ? GEMINI_FAMILY[appDir] : undefined;
+  const userDir = join(resolve(location.homeDir ?? homedir()), appDir);
+  if (family === undefined) {
+    const filePath = join(userDir, TRUSTED_FOLDERS_FILE_NAME);
+    return { format: 'toolhost', filePath, pinsFilePath: filePath, program: 'toolhost', trustEnvVar: undefined };
+  }
+  const configured = (location.env ?? process.env)[family.pathEnvVar];
+  const filePath = configured ? resolve(configured) : join(userDir, GEMINI_TRUSTED_FOLDERS_FILE_NAME);
+  return {
+    format: 'gemini',
+    filePath,
+    pinsFilePath: join(dirname(filePath), PINNED_SERVERS_FILE_NAME),
+    program: family.program,
+    trustEnvVar: family.trustEnvVar,
+  };
+}
 
 /** Where the settings files are. */
 export interface SettingsLocation {
@@ -54,9 +146,14 @@ export function getEnablementFilePath(location: SettingsLocation = {}): string {
   return join(resolve(location.homeDir ?? homedir()), location.appDir ?? DEFAULT_APP_DIR, ENABLEMENT_FILE_NAME);
 }
 
-/** Path of the trusted-folders store, `~/<appDir>/trusted-folders.json`. */
-export function getTrustedFoldersFilePath(location: Pick<SettingsLocation, 'appDir' | 'homeDir'> = {}): string {
-  return join(resolve(location.homeDir ?? homedir()), location.appDir ?? DEFAULT_APP_DIR, TRUSTED_FOLDERS_FILE_NAME);
+/**
+ * Path of the trusted-folders store: `~/<appDir>/trusted-folders.json`, or for `.gemini` and
+ * `.qwen` the program's own `trustedFolders.json` (see {@link getTrustStore}).
+ */
+export function getTrustedFoldersFilePath(
+  location: Pick<SettingsLocation, 'appDir' | 'homeDir'> & { readonly env?: Readonly<Record<string, string | undefined>> } = {},
+): string {
+  return getTrustStore(location).filePath;
 }
 
 /** True when both paths name the same folder (symbolic links resolved when the folders exist). */

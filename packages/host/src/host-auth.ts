@@ -46,6 +46,8 @@ export function defaultTokenStore(source: SettingsSource): TokenStore {
 export function transportOptionsFor(options: {
   readonly server: ResolvedServer | undefined;
   readonly tokenStore: TokenStore;
+  /** The command named in "sign in" hints, without the server name. @default 'toolhost mcp auth' */
+  readonly authCommand?: string;
   readonly onStoredTokenProvider?: (provider: StoredTokenOAuthProvider) => void;
   readonly migration?: {
     /** Opens the authorization URL of the new authorization server. */
@@ -58,7 +60,13 @@ export function transportOptionsFor(options: {
 }): TransportOptions | undefined {
   const { server, tokenStore, migration } = options;
   if (!server || server.transport.transport === 'stdio') return undefined;
-  const authProvider = createAuthProvider({ serverName: server.name, config: server.config, tokenStore, ...(migration ?? {}) });
+  const authProvider = createAuthProvider({
+    serverName: server.name,
+    config: server.config,
+    tokenStore,
+    ...(options.authCommand !== undefined ? { authCommand: options.authCommand } : {}),
+    ...(migration ?? {}),
+  });
   if (!(authProvider instanceof StoredTokenOAuthProvider)) return { authProvider };
   options.onStoredTokenProvider?.(authProvider);
   return { authProvider, fetch: authProvider.wrapFetch() };

@@ -15,6 +15,11 @@ export interface HostSignInOptions {
   readonly ui: UiHooks;
   /** Reports an authorization URL before the browser opens (the host's `auth-url` event). */
   readonly onAuthorizationUrl: (event: { readonly serverName: string; readonly url: string }) => void;
+  /**
+   * The command named in "sign in" hints, without the server name: `toolhost mcp auth`, or
+   * `toolhost --app-dir <appDir> mcp auth` when the tokens are in another folder.
+   */
+  readonly authCommand: string;
 }
 
 /**
@@ -53,6 +58,7 @@ export class HostSignIn {
     return transportOptionsFor({
       server,
       tokenStore: this.#options.tokenStore,
+      authCommand: this.#options.authCommand,
       onStoredTokenProvider: (provider) => this.#storedTokenProviders.set(serverName, provider),
       ...(migration ? { migration } : {}),
     });
@@ -105,6 +111,7 @@ export class HostSignIn {
       run: options.run,
       challengeOf: (error) => insufficientScopeChallenge(error, this.#storedTokenProviders.get(serverName)?.lastChallenge),
       mayOpenBrowser: this.#options.ui.openBrowser !== undefined || server.config.oauth?.enabled === true,
+      authCommand: this.#options.authCommand,
       reauthorize: async (challenge) => {
         await this.signIn(serverName, { signal: options.signal, challenge });
         // The provider reads the new token from the store on the next request; forget the old challenge.

@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
 import type { HostToolDefinition, ModelAdapter, ModelToolCall, UiHooks } from '@toolhost/contract';
 import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions } from '@toolhost/discovery';
@@ -100,6 +101,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const auth = new HostSignIn({
       servers: resolved.servers,
       tokenStore: options.stores?.tokens ?? defaultTokenStore(options),
+      authCommand: formatToolhostCommand('mcp auth', options.settings ? undefined : options.appDir),
       ui,
       onAuthorizationUrl: (event) => events.emit('sign-in-start', event),
     });
@@ -146,9 +148,12 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         message: `The model adapter "${options.adapter.provider}" implements contract "${String(options.adapter.specificationVersion)}", but this host supports "v1"; use an adapter package made for this version of @toolhost/host.`,
       });
     }
+    // The settings folder: the option, else $TOOLHOST_APP_DIR (from `env`), else `.toolhost`.
+    const appDir = options.appDir ?? (options.settings ? undefined : getAppDirFromEnv(options.env ?? process.env));
+    const effective = appDir === options.appDir ? options : { ...options, appDir };
     let resolved: ResolvedServers;
     try {
-      resolved = await resolveServers(options);
+      resolved = await resolveServers(effective);
     } catch (error) {
       throw new HostError({
         code: 'SETTINGS_LOAD_FAILED',
@@ -160,7 +165,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       hostOptions: McpToolHostOptions<TTool, TResponse, TToolResults>,
       hostResolved: ResolvedServers,
     ) => McpToolHost<TTool, TResponse, TToolResults>;
-    return new HostClass(options, resolved);
+    return new HostClass(effective, resolved);
   }
 
   /**

@@ -1,5 +1,6 @@
 import {
   createServerAccessPolicy,
+  formatToolhostCommand,
   getServerTransport,
   loadSettings,
   parseSettingsText,
@@ -28,7 +29,13 @@ export interface HostSettings {
 export interface SettingsSource {
   /** Settings given directly; when set, no file is read. */
   readonly settings?: HostSettings;
-  /** Folder name of the settings files (`.gemini`, `.qwen` read those CLIs' files). @default '.toolhost' */
+  /**
+   * Folder name of the settings files, under the home and the project folder. It also chooses
+   * the OAuth token file (`~/<appDir>/mcp-oauth-tokens.json`), the enablement file and the
+   * trusted-folders store; `.gemini` and `.qwen` read and write those programs' own files,
+   * their `trustedFolders.json` included (see `getFolderTrust` of `@toolhost/config`).
+   * @default `$TOOLHOST_APP_DIR` (read from `env`), else '.toolhost'
+   */
   readonly appDir?: string;
   /** The project folder whose `<appDir>/settings.json` is read. */
   readonly projectDir?: string;
@@ -45,7 +52,8 @@ export interface SettingsSource {
    * With `'auto'`, trusting pins each project server's launch identity: one whose entry changed
    * (or was added) since the folder was trusted is blocked with `CHANGED_SINCE_TRUSTED` until the
    * folder is trusted again.
-   * `'auto'` reads the trusted-folders store `~/<appDir>/trusted-folders.json` (see `trustFolder`
+   * `'auto'` reads the trusted-folders store `~/<appDir>/trusted-folders.json`, or Gemini CLI's /
+   * Qwen Code's `trustedFolders.json` for `.gemini` / `.qwen` (see `getFolderTrust` and `trustFolder`
    * of `@toolhost/config`); `true` or `false` is the host's own decision (a host with its own trust
    * prompt passes the user's answer). Ignored when `settings` is given (no project file is read).
    * @default 'auto'
@@ -58,7 +66,8 @@ export interface SettingsSource {
   readonly trustProject?: boolean | 'auto';
   /**
    * The command named in `UNTRUSTED_PROJECT` messages, i.e. how the user of this host trusts a
-   * folder (`"/trust"`, `"myapp trust"`). @default 'toolhost trust'
+   * folder (`"/trust"`, `"myapp trust"`).
+   * @default 'toolhost trust', or 'toolhost --app-dir <appDir> trust' for another `appDir`
    */
   readonly trustCommand?: string;
 }
@@ -127,7 +136,10 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
       blockedCode: server.blockReason?.code,
       untrustedProject:
         server.blockReason?.code === 'UNTRUSTED_PROJECT' && server.blockReason.projectFolder !== undefined
-          ? { folder: server.blockReason.projectFolder, trustCommand: server.blockReason.trustCommand ?? 'toolhost trust' }
+          ? {
+              folder: server.blockReason.projectFolder,
+              trustCommand: server.blockReason.trustCommand ?? formatToolhostCommand('trust', source.appDir),
+            }
           : undefined,
       disabled: !server.enabled,
     })),

@@ -55,6 +55,8 @@ export interface RunWithStepUpOptions<T> {
   readonly mayOpenBrowser: boolean;
   /** Re-authorize with the challenge (held scopes plus challenged ones) and store the new token. */
   readonly reauthorize: (challenge: BearerChallenge) => Promise<void>;
+  /** The command named in the messages, without the server name. @default 'toolhost mcp auth' */
+  readonly authCommand?: string;
 }
 
 function scopeText(challenge: BearerChallenge): string {
@@ -72,6 +74,7 @@ function scopeText(challenge: BearerChallenge): string {
  */
 export async function runWithStepUp<T>(options: RunWithStepUpOptions<T>): Promise<T> {
   const { serverName, what } = options;
+  const authCommand = options.authCommand ?? 'toolhost mcp auth';
   let challenge: BearerChallenge | undefined;
   try {
     return await options.run();
@@ -86,7 +89,7 @@ export async function runWithStepUp<T>(options: RunWithStepUpOptions<T>): Promis
       throw new HostError({
         code: 'AUTH_REQUIRED',
         serverName,
-        message: `MCP server "${serverName}" needs more permissions${scopeText(challenge)} to ${what}, and this host does not start a sign-in by itself: run "toolhost mcp auth ${serverName}" (or your host's equivalent, such as /mcp auth ${serverName}) and try again.`,
+        message: `MCP server "${serverName}" needs more permissions${scopeText(challenge)} to ${what}, and this host does not start a sign-in by itself: run "${authCommand} ${serverName}" (or your host's equivalent, such as /mcp auth ${serverName}) and try again.`,
         cause: error,
       });
     }
@@ -109,7 +112,7 @@ export async function runWithStepUp<T>(options: RunWithStepUpOptions<T>): Promis
     throw new HostError({
       code: 'STEP_UP_LIMIT',
       serverName,
-      message: `MCP server "${serverName}" still refuses to ${what} with insufficient_scope${scopeText(again)} after signing in again with the scopes it asked for; not retrying. Check that your account may be granted these scopes (or add them to the entry's "oauth.scopes"), then run "toolhost mcp auth ${serverName}" (or your host's equivalent).`,
+      message: `MCP server "${serverName}" still refuses to ${what} with insufficient_scope${scopeText(again)} after signing in again with the scopes it asked for; not retrying. Check that your account may be granted these scopes (or add them to the entry's "oauth.scopes"), then run "${authCommand} ${serverName}" (or your host's equivalent).`,
       cause: error,
     });
   }

@@ -39,6 +39,11 @@ export interface CreateAuthProviderOptions {
   applicationType?: ApplicationType;
   /** Cancels a sign-in the stored-token provider started (see `openBrowser`), for example when the host closes. */
   signal?: AbortSignal;
+  /**
+   * The command that signs in, named in the stored-token provider's messages (the server name is
+   * appended), e.g. `toolhost --app-dir .gemini mcp auth`. @default 'toolhost mcp auth'
+   */
+  authCommand?: string;
 }
 
 /**
@@ -66,6 +71,7 @@ export function createAuthProvider(
         ...(options.onAuthorizationUrl ? { onAuthorizationUrl: options.onAuthorizationUrl } : {}),
         ...(options.applicationType ? { applicationType: options.applicationType } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
+        ...(options.authCommand !== undefined ? { authCommand: options.authCommand } : {}),
       });
   }
 }

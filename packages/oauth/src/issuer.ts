@@ -97,7 +97,7 @@ function metadataMismatchAdvice(
  */
 export function oauthErrorFromSdk(
   error: unknown,
-  context: { serverName?: string | undefined; url?: string; expectedFrom?: ExpectedIssuerSource },
+  context: { serverName?: string | undefined; url?: string; expectedFrom?: ExpectedIssuerSource; authCommand?: string | undefined },
 ): OAuthError | undefined {
   const { serverName } = context;
   const server = serverName === undefined ? 'the MCP server' : `MCP server '${serverName}'`;
@@ -131,7 +131,7 @@ export function oauthErrorFromSdk(
       message:
         `${serverName === undefined ? 'The MCP server' : server} now names the authorization server ${quote(currentIssuer)}, but its configured client (oauth.clientId) belongs to ${quote(recordedIssuer)}, ` +
         `and client credentials are never reused with another authorization server. Register a client with ${quote(currentIssuer)} and set oauth.clientId (and oauth.clientSecret), ` +
-        `or, if the configured client is registered there too, set oauth.issuer to ${quote(currentIssuer)}; then ${authCommandHint(serverName ?? '<server>')}.`,
+        `or, if the configured client is registered there too, set oauth.issuer to ${quote(currentIssuer)}; then ${authCommandHint(serverName ?? '<server>', context.authCommand)}.`,
       serverName,
       cause: error,
     });

@@ -109,7 +109,14 @@ export class OAuthError extends ToolhostError<OAuthErrorCode> {
   }
 }
 
-/** The hint every "needs authentication" message ends with. */
-export function authCommandHint(serverName: string): string {
-  return `run "toolhost mcp auth ${serverName}" (or your host's equivalent) to authenticate`;
+/** The command that signs in to a server, named in messages, when no other is given. */
+export const DEFAULT_AUTH_COMMAND = 'toolhost mcp auth';
+
+/**
+ * The hint every "needs authentication" message ends with. `authCommand` is the command that
+ * signs in, without the server name (`toolhost --app-dir .gemini mcp auth` for a host that keeps
+ * its tokens in `~/.gemini`). @default 'toolhost mcp auth'
+ */
+export function authCommandHint(serverName: string, authCommand: string = DEFAULT_AUTH_COMMAND): string {
+  return `run "${authCommand} ${serverName}" (or your host's equivalent) to authenticate`;
 }

@@ -23,6 +23,8 @@ export interface RefreshStoredTokenOptions {
   now?: () => number;
   /** Gives up (a transient failure) when the token endpoint has not answered within this many milliseconds. @default 30000 */
   timeoutMs?: number;
+  /** The command that signs in, named in the messages (the server name is appended). @default 'toolhost mcp auth' */
+  authCommand?: string;
 }
 
 /** How long a refresh request may take before it counts as a transient failure (30 seconds). */
@@ -57,7 +59,7 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
     await tokenStore.delete(serverName, issuer);
     throw new OAuthError({
       code: 'REFRESH_FAILED',
-      message: `The OAuth token of MCP server '${serverName}' expired and cannot be refreshed; ${authCommandHint(serverName)}.`,
+      message: `The OAuth token of MCP server '${serverName}' expired and cannot be refreshed; ${authCommandHint(serverName, options.authCommand)}.`,
       serverName,
     });
   }
@@ -88,7 +90,7 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
       await tokenStore.delete(serverName, issuer);
       throw new OAuthError({
         code: 'REFRESH_FAILED',
-        message: `${failure?.message} The authorization server rejected the stored credentials, so they were deleted; ${authCommandHint(serverName)}.`,
+        message: `${failure?.message} The authorization server rejected the stored credentials, so they were deleted; ${authCommandHint(serverName, options.authCommand)}.`,
         serverName,
         url: credentials.tokenEndpoint,
         oauthErrorCode,
@@ -102,7 +104,7 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
       code: 'REFRESH_FAILED',
       message: retryable
         ? `${reason} The stored credentials were kept: this looks temporary, so try again later (no new sign-in is needed).`
-        : `${reason} The stored credentials were kept; if this keeps happening, ${authCommandHint(serverName)}.`,
+        : `${reason} The stored credentials were kept; if this keeps happening, ${authCommandHint(serverName, options.authCommand)}.`,
       serverName,
       url: credentials.tokenEndpoint,
       oauthErrorCode,

@@ -76,6 +76,11 @@ export interface StoredTokenOAuthProviderOptions {
    * that started it then gets the server's 401, and `authRequiredError()` says the sign-in was cancelled.
    */
   signal?: AbortSignal;
+  /**
+   * The command that signs in, named in the messages of `AUTH_REQUIRED` and `REFRESH_FAILED`
+   * (the server name is appended). @default 'toolhost mcp auth'
+   */
+  authCommand?: string;
 }
 
 /**
@@ -219,7 +224,15 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     const stillValid = expiresAt !== undefined && now < expiresAt;
     if (stillValid && (!refreshToken || now < this.#refreshRetryAt)) return stored;
     this.#refreshing ??= this.#refreshFetch(stored.tokenEndpoint)
-      .then((fetch) => refreshStoredToken({ credentials: stored, tokenStore: this.#options.tokenStore, fetch, now: () => this.#now() }))
+      .then((fetch) =>
+        refreshStoredToken({
+          credentials: stored,
+          tokenStore: this.#options.tokenStore,
+          fetch,
+          now: () => this.#now(),
+          ...(this.#options.authCommand !== undefined ? { authCommand: this.#options.authCommand } : {}),
+        }),
+      )
       .finally(() => (this.#refreshing = undefined));
     try {
       const refreshed = await this.#refreshing;
@@ -379,7 +392,11 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     // A pre-registered client belongs to one authorization server; `oauth.issuer` naming the new one confirms it.
     const refused = oauth.clientId !== undefined && !(oauth.issuer !== undefined && issuersMatch(oauth.issuer, to));
     // Set before the store changes, so that no concurrent tokens() renews with the refused client.
-    if (refused) this.#migrationFailure = oauthErrorFromSdk(new AuthorizationServerMismatchError(from, to), { serverName });
+    if (refused)
+      this.#migrationFailure = oauthErrorFromSdk(new AuthorizationServerMismatchError(from, to), {
+        serverName,
+        authCommand: this.#options.authCommand,
+      });
     // Credentials of one authorization server are never sent to another: drop them first.
     await tokenStore.delete(serverName, from);
     if (refused) return undefined;
@@ -387,7 +404,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     if (!this.#canRenewWithoutUser() && !this.#options.openBrowser) {
       this.#migrationFailure = new OAuthError({
         code: 'AUTH_REQUIRED',
-        message: `${moved}. Signing in with ${JSON.stringify(to)} needs the browser: ${authCommandHint(serverName)}.`,
+        message: `${moved}. Signing in with ${JSON.stringify(to)} needs the browser: ${authCommandHint(serverName, this.#options.authCommand)}.`,
         serverName,
         url: discovery.resourceMetadataUrl,
       });
@@ -408,7 +425,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       this.#migrationFailure = cancelled
         ? new OAuthError({
             code: 'AUTH_REQUIRED',
-            message: `${moved}, and the sign-in with ${JSON.stringify(to)} was cancelled: ${authCommandHint(serverName)}.`,
+            message: `${moved}, and the sign-in with ${JSON.stringify(to)} was cancelled: ${authCommandHint(serverName, this.#options.authCommand)}.`,
             serverName,
             cause: error,
           })
@@ -416,7 +433,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
           ? error
           : new OAuthError({
               code: 'AUTH_REQUIRED',
-              message: `${moved}, and signing in with ${JSON.stringify(to)} failed (${(error as Error).message}): ${authCommandHint(serverName)}.`,
+              message: `${moved}, and signing in with ${JSON.stringify(to)} failed (${(error as Error).message}): ${authCommandHint(serverName, this.#options.authCommand)}.`,
               serverName,
               cause: error,
             });
@@ -448,15 +465,15 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       }
       return new OAuthError({
         code: 'AUTH_REQUIRED',
-        message: `MCP server '${serverName}' needs more permissions${challenge.scope ? ` (scope "${challenge.scope}")` : ''}: ${authCommandHint(serverName)}.`,
+        message: `MCP server '${serverName}' needs more permissions${challenge.scope ? ` (scope "${challenge.scope}")` : ''}: ${authCommandHint(serverName, this.#options.authCommand)}.`,
         serverName,
         oauthErrorCode: challenge.error,
         requiredScope: challenge.scope,
       });
     }
     const message = this.#hadToken
-      ? `MCP server '${serverName}' rejected the stored OAuth token: ${authCommandHint(serverName)}.`
-      : `MCP server '${serverName}' requires authentication: ${authCommandHint(serverName)}.`;
+      ? `MCP server '${serverName}' rejected the stored OAuth token: ${authCommandHint(serverName, this.#options.authCommand)}.`
+      : `MCP server '${serverName}' requires authentication: ${authCommandHint(serverName, this.#options.authCommand)}.`;
     return new OAuthError({
       code: 'AUTH_REQUIRED',
       message,

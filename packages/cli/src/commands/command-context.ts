@@ -10,6 +10,11 @@ export interface CommandContext {
   readonly serverArgsAfterSeparator: readonly string[];
   /** Where the settings are (depends on the global `--app-dir`, read when the command runs). */
   location(): LoadSettingsOptions;
+  /**
+   * A `toolhost` command for a hint, with `--app-dir <dir>` when this run's settings folder is
+   * not `.toolhost`: `command('mcp auth github')` gives `toolhost --app-dir .gemini mcp auth github`.
+   */
+  command(command: string): string;
   /** The OAuth token store, `~/<app-dir>/mcp-oauth-tokens.json` (depends on `--app-dir`; Gemini CLI's or Qwen Code's layout for `.gemini` / `.qwen`). */
   tokenStore(): TokenStore;
 }

@@ -31,7 +31,7 @@ export function registerMcpAuth(mcp: Command, context: CommandContext, setExitCo
         if (settings.errors.length > 0) setExitCode(1);
         return;
       }
-      await signIn(context, findServer(settings, name), options.browser);
+      await signIn(context, findServer(context, settings, name), options.browser);
     });
 }
 
@@ -41,17 +41,20 @@ async function listAuthStatuses(context: CommandContext, settings: LoadedSetting
     return;
   }
   const tokenStore = context.tokenStore();
-  const check = connect ? (context.io.checkConnection ?? createProbeConnectionCheck({ tokenStore, env: context.io.env })) : undefined;
+  const authCommand = context.command('mcp auth');
+  const check = connect
+    ? (context.io.checkConnection ?? createProbeConnectionCheck({ tokenStore, env: context.io.env, authCommand }))
+    : undefined;
   const rows = await collectAuthStatuses({ settings, tokenStore, check });
-  context.io.stdout(`Remote MCP servers:\n\n${rows.flatMap(formatAuthRow).join('\n')}\n`);
+  context.io.stdout(`Remote MCP servers:\n\n${rows.flatMap((row) => formatAuthRow(row, authCommand)).join('\n')}\n`);
 }
 
-function findServer(settings: LoadedSettings, name: string): LoadedServer {
+function findServer(context: CommandContext, settings: LoadedSettings, name: string): LoadedServer {
   const server = settings.getServer(name);
   if (!server)
     throw new CliError({
       code: 'SERVER_NOT_FOUND',
-      message: `Server '${name}' not found. Use 'toolhost mcp auth' to see the remote servers.`,
+      message: `Server '${name}' not found. Use '${context.command('mcp auth')}' to see the remote servers.`,
     });
   if (server.transport.transport === 'stdio') {
     throw new CliError({
@@ -100,5 +103,5 @@ async function signIn(context: CommandContext, server: LoadedServer, useBrowser:
       io.stdout(`Open this URL in a browser to authorize access to MCP server "${server.name}":\n\n  ${url}\n\n`),
   });
   const where = tokenStore instanceof FileTokenStore ? ` The token is stored in ${await tokenStore.storageFile()}.` : '';
-  io.stdout(`MCP server "${server.name}" authenticated.${where} Run "toolhost mcp list" to check the connection.\n`);
+  io.stdout(`MCP server "${server.name}" authenticated.${where} Run "${context.command('mcp list')}" to check the connection.\n`);
 }

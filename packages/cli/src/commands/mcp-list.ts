@@ -24,7 +24,8 @@ export function registerMcpList(mcp: Command, context: CommandContext, setExitCo
         context.io.stdout('No MCP servers configured.\n');
       } else {
         const check = options.connect
-          ? (context.io.checkConnection ?? createProbeConnectionCheck({ tokenStore: context.tokenStore(), env: context.io.env }))
+          ? (context.io.checkConnection ??
+            createProbeConnectionCheck({ tokenStore: context.tokenStore(), env: context.io.env, authCommand: context.command('mcp auth') }))
           : undefined;
         const rows = await collectServerStatuses(settings, check);
         context.io.stdout(`Configured MCP servers:\n\n${rows.flatMap(formatServerRow).join('\n')}\n`);
