@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { DEFAULT_APP_DIR, getDefaultSystemSettingsPath, type LoadSettingsOptions } from '@toolhost/config';
+import { DEFAULT_APP_DIR, getAppSettingsLocation, type LoadSettingsOptions } from '@toolhost/config';
 import type { ServerConnectionCheck } from './server-status.js';
 
 /** What the command line reads from and writes to; every field has a default taken from `process`. */
@@ -12,7 +12,7 @@ export interface CliIo {
   readonly cwd?: string;
   /** The home folder. @default os.homedir() */
   readonly homeDir?: string;
-  /** Variables for `$VAR` expansion and `TOOLHOST_SYSTEM_SETTINGS_PATH`. @default process.env */
+  /** Variables for `$VAR` expansion and the system files (`TOOLHOST_SYSTEM_SETTINGS_PATH`, ...). @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
    * Checks whether a server can be connected, for the status of `mcp list` and `mcp auth`.
@@ -37,15 +37,16 @@ export function resolveCliIo(io: CliIo = {}): ResolvedCliIo {
 }
 
 /**
- * Where the settings are for this run: the current folder is the project, the system file is
- * `TOOLHOST_SYSTEM_SETTINGS_PATH` or the platform default.
+ * Where the settings are for this run: the current folder is the project; the system and system
+ * defaults files are those of the program of `appDir` (`getAppSettingsLocation`, as `McpToolHost`
+ * finds them): `$TOOLHOST_SYSTEM_SETTINGS_PATH` or `/etc/toolhost/settings.json` for `.toolhost`,
+ * Gemini CLI's for `.gemini`, Qwen Code's for `.qwen`.
  */
 export function settingsLocation(io: ResolvedCliIo, appDir: string): LoadSettingsOptions {
   return {
-    appDir,
+    ...getAppSettingsLocation({ appDir, env: io.env }),
     projectDir: io.cwd,
     homeDir: io.homeDir,
-    systemSettingsPath: io.env['TOOLHOST_SYSTEM_SETTINGS_PATH'] || getDefaultSystemSettingsPath(process.platform),
     env: io.env,
     trustCommand: trustCommand(appDir),
   };
