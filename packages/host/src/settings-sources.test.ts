@@ -33,6 +33,11 @@ function markingServer(marker: string): { command: string; args: string[] } {
   return { command: process.execPath, args: ['-e', script, marker, fixtureBinPath('basic')] };
 }
 
+/** Points the system file at one that does not exist, so the machine's own is never read. */
+function noSystemFile(root: string): Record<string, string> {
+  return { TOOLHOST_SYSTEM_SETTINGS_PATH: join(root, 'no-system-settings.json') };
+}
+
 function statuses(host: McpToolHost): string[][] {
   return host.servers.status().servers.map((server) => [server.name, server.status, server.errorCode ?? '']);
 }
@@ -126,8 +131,13 @@ describe('McpToolHost expanding variables', () => {
     );
     const host = await McpToolHost.create({
       homeDir: home,
-      systemSettingsPath: false,
-      env: { ...process.env, NODE_DIR: dirname(process.execPath), FIXTURE_BIN: fixtureBinPath('basic'), CLIENT_ID: 'client-7' },
+      env: {
+        ...process.env,
+        ...noSystemFile(root),
+        NODE_DIR: dirname(process.execPath),
+        FIXTURE_BIN: fixtureBinPath('basic'),
+        CLIENT_ID: 'client-7',
+      },
     });
     try {
       await host.discover();
@@ -150,7 +160,7 @@ describe('McpToolHost expanding variables', () => {
       JSON.stringify({ mcpServers: { fromEnvFile: { command: '${SERVER_NODE}', args: ['${SERVER_BIN}'], trust: true } } }),
     );
     await put(join(project, '.env'), `SERVER_NODE=${process.execPath}\nSERVER_BIN=${fixtureBinPath('basic')}\n`);
-    const options = { homeDir: home, projectDir: project, systemSettingsPath: false as const, env: { PATH: process.env['PATH'] ?? '' } };
+    const options = { homeDir: home, projectDir: project, env: { PATH: process.env['PATH'] ?? '', ...noSystemFile(root) } };
 
     const trusted = await McpToolHost.create({ ...options, trustProject: true });
     try {
@@ -178,7 +188,7 @@ describe('McpToolHost and mcp.serverCommand', () => {
     const root = await tempDir();
     const home = join(root, 'home');
     await put(join(home, '.toolhost', 'settings.json'), JSON.stringify({ mcp: { serverCommand: `"$NODE" '${fixtureBinPath('basic')}'` } }));
-    const host = await McpToolHost.create({ homeDir: home, systemSettingsPath: false, env: { ...process.env, NODE: process.execPath } });
+    const host = await McpToolHost.create({ homeDir: home, env: { ...process.env, ...noSystemFile(root), NODE: process.execPath } });
     try {
       await host.discover();
       expect(statuses(host)).toEqual([['mcp', 'CONNECTED', '']]);
