@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { formatToolhostCommand, getDefaultSystemSettingsPath, type LoadSettingsOptions } from '@toolhost/config';
+import { formatToolhostCommand, getAppSettingsLocation, type LoadSettingsOptions } from '@toolhost/config';
 import type { ServerConnectionCheck } from './server-status.js';
 
 /** What the command line reads from and writes to; every field has a default taken from `process`. */
@@ -13,8 +13,9 @@ export interface CliIo {
   /** The home folder. @default os.homedir() */
   readonly homeDir?: string;
   /**
-   * Variables for `$VAR` expansion, `TOOLHOST_APP_DIR`, `TOOLHOST_SYSTEM_SETTINGS_PATH`, and with
-   * `--app-dir .gemini`/`.qwen` the trust variables of those programs. @default process.env
+   * Variables for `$VAR` expansion, `TOOLHOST_APP_DIR`, the system files
+   * (`TOOLHOST_SYSTEM_SETTINGS_PATH`, ...), and with `--app-dir .gemini`/`.qwen` the trust
+   * variables of those programs. @default process.env
    */
   readonly env?: Readonly<Record<string, string | undefined>>;
   /**
@@ -40,15 +41,16 @@ export function resolveCliIo(io: CliIo = {}): ResolvedCliIo {
 }
 
 /**
- * Where the settings are for this run: the current folder is the project, the system file is
- * `TOOLHOST_SYSTEM_SETTINGS_PATH` or the platform default.
+ * Where the settings are for this run: the current folder is the project; the system and system
+ * defaults files are those of the program of `appDir` (`getAppSettingsLocation`, as `McpToolHost`
+ * finds them): `$TOOLHOST_SYSTEM_SETTINGS_PATH` or `/etc/toolhost/settings.json` for `.toolhost`,
+ * Gemini CLI's for `.gemini`, Qwen Code's for `.qwen`.
  */
 export function settingsLocation(io: ResolvedCliIo, appDir: string): LoadSettingsOptions {
   return {
-    appDir,
+    ...getAppSettingsLocation({ appDir, env: io.env }),
     projectDir: io.cwd,
     homeDir: io.homeDir,
-    systemSettingsPath: io.env['TOOLHOST_SYSTEM_SETTINGS_PATH'] || getDefaultSystemSettingsPath(process.platform),
     env: io.env,
     trustCommand: trustCommand(appDir),
   };

@@ -14,6 +14,10 @@ export const ConfigWarningCode = {
   DEPRECATED_KEY: 'DEPRECATED_KEY',
   /** Two servers have names that differ only in letter case, so allow/exclude lists cannot tell them apart. */
   SERVER_NAME_CASE_COLLISION: 'SERVER_NAME_CASE_COLLISION',
+  /** The `.env` file that was found could not be read; its variables are not used. */
+  ENV_FILE_UNREADABLE: 'ENV_FILE_UNREADABLE',
+  /** `mcp.serverCommand` defines the server `mcp`, which replaces an `mcpServers` entry of the same name. */
+  SERVER_COMMAND_REPLACES_ENTRY: 'SERVER_COMMAND_REPLACES_ENTRY',
   /** An entry of the trusted-folders file that is not `"<absolute folder>": { "trusted": true | false }`; it is ignored. */
   INVALID_TRUST_ENTRY: 'INVALID_TRUST_ENTRY',
   /**

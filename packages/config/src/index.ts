@@ -13,7 +13,9 @@ export type { ConfigErrorCode, ConfigErrorOptions } from './config-error.js';
 export { ConfigWarningCode } from './config-warning.js';
 export type { ConfigWarning } from './config-warning.js';
 export { expandEnvVars } from './expand-env-vars.js';
-export type { EnvironmentVariables } from './expand-env-vars.js';
+export type { EnvironmentVariables, ExpandEnvVarsOptions } from './expand-env-vars.js';
+export { DEFAULT_EXCLUDED_ENV_VARS, ENV_FILE_NAME } from './load-env-file.js';
+export { SERVER_COMMAND_SERVER_NAME } from './parse-server-command.js';
 export { loadSettings } from './load-settings.js';
 export type { LoadSettingsOptions, LoadedSettings, LoadedServer, SettingsFileStatus } from './load-settings.js';
 export { parseSettingsText } from './parse-settings-text.js';
@@ -30,9 +32,11 @@ export {
   PINNED_SERVERS_FILE_NAME,
   SETTINGS_FILE_NAME,
   SETTINGS_SCOPES,
+  SYSTEM_DEFAULTS_FILE_NAME,
   TRUSTED_FOLDERS_FILE_NAME,
   formatToolhostCommand,
   getAppDirFromEnv,
+  getAppSettingsLocation,
   getDefaultSystemSettingsPath,
   getEnablementFilePath,
   getSettingsFilePath,
@@ -57,7 +61,7 @@ export type { GeminiTrustDecision, GeminiTrustLevel, GeminiTrustedFolders, Pinne
 export type { TrustedFolders, FolderPins } from './read-trusted-folders.js';
 export { pinServer, describeLaunchChange, formatServerLaunch, readProjectServersToPin } from './pin-project-servers.js';
 export type { PinnedServer, ProjectServerToPin } from './pin-project-servers.js';
-export type { SettingsLocation, SettingsScope, WritableSettingsScope } from './settings-paths.js';
+export type { AppSettingsLocationOptions, SettingsLocation, SettingsScope, WritableSettingsScope } from './settings-paths.js';
 export { addServer } from './add-server.js';
 export type { AddServerOptions, AddServerResult } from './add-server.js';
 export { removeServer } from './remove-server.js';

@@ -1,6 +1,9 @@
 import type { ConfigError } from './config-error.js';
 import type { ConfigWarning } from './config-warning.js';
+import { homedir } from 'node:os';
 import type { EnvironmentVariables } from './expand-env-vars.js';
+import { DEFAULT_EXCLUDED_ENV_VARS, readEnvFile, readExcludedEnvVars, withEnvFileVariables } from './load-env-file.js';
+import { SERVER_COMMAND_SERVER_NAME } from './parse-server-command.js';
 import { getServerTransport, type ServerTransportInfo } from './get-server-transport.js';
 import { parseSettingsText } from './parse-settings-text.js';
 import { readServerEnablement } from './read-server-enablement.js';
@@ -12,6 +15,7 @@ import { describeLaunchChange, pinServer, type PinnedServer } from './pin-projec
 import { realFolderPath } from './read-trusted-folders.js';
 import {
   formatToolhostCommand,
+  DEFAULT_APP_DIR,
   getEnablementFilePath,
   getSettingsFilePath,
   getTrustedFoldersFilePath,
@@ -23,8 +27,22 @@ import {
 
 /** Options of {@link loadSettings}: where the files are and which variables to expand. */
 export interface LoadSettingsOptions extends SettingsLocation {
-  /** Variables for `$VAR` expansion. @default process.env */
+  /**
+   * Variables for `$VAR` expansion, before the `.env` file's (which never replace one of these).
+   * Nothing is written to `process.env`. @default process.env
+   */
   readonly env?: EnvironmentVariables;
+  /**
+   * Whether to read a `.env` file for expansion as Gemini CLI does: the first of
+   * `<folder>/<appDir>/.env` and `<folder>/.env` from the project folder up (only when the project
+   * is trusted), else `~/<appDir>/.env` or `~/.env`. Its variables fill names `env` does not have;
+   * `DEBUG`, `DEBUG_MODE` and the names in `advanced.excludedEnvVars` are skipped unless the file
+   * is in an `<appDir>` folder. They are used for expansion only: a stdio server inherits them only
+   * through its entry's `env`, as any other variable. @default true
+   */
+  readonly envFile?: boolean;
+  /** A `process.platform` value; on `win32`, `%VAR%` is expanded too. @default process.platform */
+  readonly platform?: string;
   /**
    * Whether the servers of the project settings may run. `'auto'` asks the trusted-folders store
    * (`~/<appDir>/trusted-folders.json`, or Gemini CLI's / Qwen Code's `trustedFolders.json` for
@@ -97,6 +115,8 @@ export interface LoadedSettings extends ServerAccessPolicy {
   readonly files: readonly SettingsFileStatus[];
   /** The persisted enable/disable file. */
   readonly enablementFilePath: string;
+  /** The `.env` file whose variables were used for expansion, or `undefined` when none was read. */
+  readonly envFilePath: string | undefined;
   /** Problems that stopped a file, an entry or a list from loading. */
   readonly errors: readonly ConfigError[];
   /** Problems that did not stop anything. */
@@ -115,9 +135,13 @@ interface MergedEntry {
 }
 
 /**
- * Reads the system, user (`~/<appDir>/settings.json`) and project (`<project>/<appDir>/settings.json`)
- * settings and merges their `mcpServers`: an entry of a higher scope (user < project < system)
- * replaces the whole entry of a lower one. Never throws for bad files: see `errors`.
+ * Reads the system defaults, user (`~/<appDir>/settings.json`), project
+ * (`<project>/<appDir>/settings.json`) and system settings and merges their `mcpServers`: an entry
+ * of a higher scope (system-defaults < user < project < system) replaces the whole entry of a lower
+ * one. `mcp.serverCommand` of the highest scope that sets it becomes the server `mcp`. Every string
+ * is expanded (`$VAR`, `${VAR}`, `${VAR:-default}`, and `%VAR%` on Windows) against `env` and
+ * the `.env` file (see `envFile`). Never throws for bad files: see `errors`. Pass the system
+ * files of `getAppSettingsLocation` to read what Gemini CLI, Qwen Code or `toolhost` read.
  *
  * Folder trust: unless the project folder is trusted (`projectTrust`), every server whose winning
  * entry comes from the project file is blocked with code `UNTRUSTED_PROJECT`, including one that
@@ -133,7 +157,8 @@ interface MergedEntry {
  * for (const server of settings.servers) if (!server.blockReason && server.enabled) connect(server);
  */
 export async function loadSettings(options: LoadSettingsOptions = {}): Promise<LoadedSettings> {
-  const env = options.env ?? process.env;
+  const baseEnv = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
   const errors: ConfigError[] = [];
   const warnings: ConfigWarning[] = [];
   const files: SettingsFileStatus[] = [];
@@ -147,6 +172,7 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
   errors.push(...trust.errors);
   warnings.push(...trust.warnings);
 
+  const texts: { scope: SettingsScope; filePath: string; text: string }[] = [];
   for (const scope of SETTINGS_SCOPES) {
     const filePath = getSettingsFilePath(scope, options);
     if (filePath === undefined || (scope === 'project' && projectInHome) || files.some((file) => file.filePath === filePath)) continue;
@@ -159,17 +185,61 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
       continue;
     }
     files.push({ scope, filePath, exists: text !== undefined });
-    if (text === undefined) continue;
-    const parsed = parseSettingsText({ text, filePath, scope, env });
+    if (text !== undefined) texts.push({ scope, filePath, text });
+  }
+
+  // The .env file comes before expansion; `advanced.excludedEnvVars` of an untrusted project does not count.
+  let env = baseEnv;
+  let envFilePath: string | undefined;
+  if (options.envFile !== false) {
+    const found = await readEnvFile({
+      appDir: options.appDir ?? DEFAULT_APP_DIR,
+      projectDir: projectInHome ? undefined : options.projectDir,
+      homeDir: options.homeDir ?? homedir(),
+      projectTrusted: trust.trusted,
+      excluded: [
+        ...DEFAULT_EXCLUDED_ENV_VARS,
+        ...texts
+          .filter((file) => file.scope !== 'project' || trust.trusted === true)
+          .flatMap((file) => readExcludedEnvVars(file.text, file.filePath) ?? []),
+      ],
+    });
+    warnings.push(...found.warnings);
+    envFilePath = found.filePath;
+    env = withEnvFileVariables(baseEnv, found.variables, platform);
+  }
+
+  let serverCommand: MergedEntry | undefined;
+  for (const { scope, filePath, text } of texts) {
+    const parsed = parseSettingsText({ text, filePath, scope, env, platform });
     errors.push(...parsed.errors);
     warnings.push(...parsed.warnings);
     for (const server of parsed.servers)
       merged.set(server.name, { config: server.config, configAsWritten: server.configAsWritten, scope, filePath });
+    if (parsed.serverCommand !== undefined) {
+      const { config, configAsWritten } = parsed.serverCommand;
+      serverCommand = { config, configAsWritten, scope, filePath };
+    }
     // An untrusted project lists its servers (as blocked) but nothing else in its file takes effect.
     if (scope === 'project' && trust.trusted === false) continue;
     if (parsed.allowed !== undefined) allowedLists.push(parsed.allowed);
     for (const name of parsed.excluded ?? []) if (!excluded.has(normalizeServerName(name))) excluded.set(normalizeServerName(name), name);
     invalidList ||= parsed.invalidList;
+  }
+  // As in Gemini CLI, `mcp.serverCommand` (of the highest scope that sets it) is the server `mcp`,
+  // whatever `mcpServers` entry of that name any scope has.
+  if (serverCommand !== undefined) {
+    const replaced = merged.get(SERVER_COMMAND_SERVER_NAME);
+    if (replaced !== undefined) {
+      warnings.push({
+        code: 'SERVER_COMMAND_REPLACES_ENTRY',
+        filePath: serverCommand.filePath,
+        jsonPath: 'mcp.serverCommand',
+        serverName: SERVER_COMMAND_SERVER_NAME,
+        message: `${serverCommand.filePath}: mcp.serverCommand defines the server "${SERVER_COMMAND_SERVER_NAME}", which replaces the mcpServers entry "${SERVER_COMMAND_SERVER_NAME}" of ${replaced.filePath}. Rename that entry, or remove one of them.`,
+      });
+    }
+    merged.set(SERVER_COMMAND_SERVER_NAME, serverCommand);
   }
 
   const policy = createServerAccessPolicy({
@@ -227,6 +297,7 @@ export async function loadSettings(options: LoadSettingsOptions = {}): Promise<L
     servers,
     files,
     enablementFilePath,
+    envFilePath,
     errors,
     warnings,
     isServerEnabled,

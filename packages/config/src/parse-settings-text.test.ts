@@ -5,7 +5,7 @@ const parse = (text: string, env: Record<string, string> = {}) =>
   parseSettingsText({ text, filePath: '/p/settings.json', scope: 'project', env });
 
 describe('parseSettingsText', () => {
-  it('reads every field of the seeds and expands variables only in env, headers, args, url, httpUrl, cwd', () => {
+  it('reads every field of the seeds and expands variables in every string, command and oauth included, not in keys', () => {
     const result = parse(
       `{
       "mcpServers": {
@@ -13,25 +13,27 @@ describe('parseSettingsText', () => {
           "command": "$CMD", "args": ["--token", "$T"], "env": { "K": "\${T}" }, "cwd": "$D/x",
           "timeout": 1000, "trust": true, "includeTools": ["a"], "excludeTools": ["b"], "description": "$T",
           "type": "stdio", "authProviderType": "google_credentials", "targetAudience": "aud", "targetServiceAccount": "sa@p.iam.gserviceaccount.com",
-          "oauth": { "enabled": true, "clientId": "c", "clientSecret": "s", "authorizationUrl": "https://a", "tokenUrl": "https://t",
-                     "scopes": ["x"], "redirectUri": "http://localhost:7777/oauth/callback", "tokenParamName": "tok", "audiences": ["y"] }
+          "oauth": { "enabled": true, "clientId": "$CID", "clientSecret": "\${SECRET:-none}", "authorizationUrl": "https://a", "tokenUrl": "https://t",
+                     "scopes": ["x", "$T"], "redirectUri": "http://localhost:7777/oauth/callback", "tokenParamName": "tok", "audiences": ["y"] }
         },
         "h": { "httpUrl": "https://h/\${PATH_PART:-mcp}", "headers": { "Authorization": "Bearer $T" } }
       }
     }`,
-      { T: 'tok', D: '/d', CMD: 'node' },
+      { T: 'tok', D: '/d', CMD: 'node', CID: 'client-1' },
     );
     expect(result.errors).toEqual([]);
     expect(result.warnings).toEqual([]);
     const [s, h] = result.servers;
     expect(s?.config).toMatchObject({
-      command: '$CMD',
+      command: 'node',
       args: ['--token', 'tok'],
       env: { K: 'tok' },
       cwd: '/d/x',
-      description: '$T',
-      oauth: { tokenParamName: 'tok' },
+      description: 'tok',
+      oauth: { tokenParamName: 'tok', clientId: 'client-1', clientSecret: 'none', scopes: ['x', 'tok'] },
     });
+    // The entry as written keeps the references (for display and for pinning).
+    expect(s?.configAsWritten).toMatchObject({ command: '$CMD', oauth: { clientId: '$CID' } });
     expect(h?.config).toMatchObject({ httpUrl: 'https://h/mcp', headers: { Authorization: 'Bearer tok' } });
   });
 
@@ -130,8 +132,8 @@ describe('parseSettingsText', () => {
     const result = parse('{"mcpServers": {"a": {"url": "http://x/$NOPE", "httpUrl": "http://y", "command": "c"}}}');
     expect(result.servers[0]?.config?.url).toBe('http://x/');
     expect(result.warnings.map((warning) => [warning.code, warning.jsonPath])).toEqual([
-      ['CONFLICTING_TRANSPORT', 'mcpServers.a'],
       ['UNSET_ENV_VAR', 'mcpServers.a.url'],
+      ['CONFLICTING_TRANSPORT', 'mcpServers.a'],
     ]);
   });
 

@@ -1,11 +1,13 @@
 import type { Node } from 'jsonc-parser';
 import type { ConfigError } from './config-error.js';
 import type { ConfigWarning } from './config-warning.js';
-import type { EnvironmentVariables } from './expand-env-vars.js';
+import { expandString, type EnvironmentVariables } from './expand-env-vars.js';
+import { formatJsonPath, type JsonPathSegment } from './json-path.js';
+import { parseServerCommand, SERVER_COMMAND_SERVER_NAME } from './parse-server-command.js';
 import { errorAtNode, findPropertyValue, FORBIDDEN_KEYS, nodeToValue, parseJsoncDocument, type JsoncDocument } from './read-jsonc.js';
 import type { McpServerConfig } from './server-config-schema.js';
 import type { SettingsScope } from './settings-paths.js';
-import { validateServerEntry } from './validate-server-entry.js';
+import { unsetVariableText, validateServerEntry } from './validate-server-entry.js';
 
 /** One `mcpServers` entry of one file, in file order. */
 export interface ParsedServerEntry {
@@ -29,6 +31,11 @@ export interface ParsedSettingsFile {
   readonly allowed: readonly string[] | undefined;
   /** `mcp.excluded` of this file, when it is set and valid. */
   readonly excluded: readonly string[] | undefined;
+  /**
+   * The server named `mcp` that `mcp.serverCommand` (Gemini CLI v1: `mcpServerCommand`) defines,
+   * when it is set; `config` is `undefined` when it is malformed (see `errors`).
+   */
+  readonly serverCommand: ParsedServerEntry | undefined;
   /** True when `mcp`, `mcp.allowed` or `mcp.excluded` is malformed: every server is then blocked. */
   readonly invalidList: boolean;
   /** Problems that stopped something from loading. */
@@ -47,15 +54,19 @@ export interface ParseSettingsTextOptions {
   readonly scope: SettingsScope;
   /** Variables for `$VAR` expansion. */
   readonly env: EnvironmentVariables;
+  /** A `process.platform` value: `win32` also expands `%VAR%`. @default process.platform */
+  readonly platform?: string;
 }
 
 /**
- * Reads the MCP part of one settings file: `mcpServers`, `mcp.allowed` and `mcp.excluded`.
+ * Reads the MCP part of one settings file: `mcpServers`, `mcp.allowed`, `mcp.excluded` and
+ * `mcp.serverCommand`, with environment variables expanded in every string (see `expandEnvVars`).
  * Never throws for bad content: a malformed file, a wrong type or a bad entry becomes an
  * entry of `errors`, and every other entry still loads. Other settings in the file are ignored.
  */
 export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSettingsFile {
   const { filePath, scope } = options;
+  const platform = options.platform ?? process.platform;
   const errors: ConfigError[] = [];
   const warnings: ConfigWarning[] = [];
   const result = {
@@ -64,6 +75,7 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
     servers: [] as ParsedServerEntry[],
     allowed: undefined as string[] | undefined,
     excluded: undefined as string[] | undefined,
+    serverCommand: undefined as ParsedServerEntry | undefined,
     invalidList: false,
     errors,
     warnings,
@@ -131,7 +143,7 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
         );
         continue;
       }
-      const entry = validateServerEntry({ document, valueNode, serverName: name, env: options.env });
+      const entry = validateServerEntry({ document, valueNode, serverName: name, env: options.env, platform });
       errors.push(...entry.errors);
       warnings.push(...entry.warnings);
       byName.set(name, { name, config: entry.config, configAsWritten: entry.configAsWritten });
@@ -151,6 +163,7 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
     result.invalidList = true;
     return result;
   }
+  result.serverCommand = readServerCommand(document, root, mcpNode, options.env, platform, warnings, errors);
   for (const [field, legacy] of [
     ['allowed', 'allowMCPServers'],
     ['excluded', 'excludeMCPServers'],
@@ -170,7 +183,7 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
       }
     }
     if (node === undefined) continue;
-    const list = readStringList(document, node, path, warnings);
+    const list = readStringList(document, node, path, warnings, options.env, platform);
     if (list === undefined) {
       errors.push(
         errorAtNode(document, node, {
@@ -187,8 +200,83 @@ export function parseSettingsText(options: ParseSettingsTextOptions): ParsedSett
   return result;
 }
 
-function readStringList(document: JsoncDocument, node: Node, path: string[], warnings: ConfigWarning[]): string[] | undefined {
+function readStringList(
+  document: JsoncDocument,
+  node: Node,
+  path: string[],
+  warnings: ConfigWarning[],
+  env: EnvironmentVariables,
+  platform: string,
+): string[] | undefined {
   const value = nodeToValue(node, path, { filePath: document.filePath, warnings });
   if (!Array.isArray(value) || !value.every((item) => typeof item === 'string')) return undefined;
-  return value as string[];
+  return (value as string[]).map((item, index) =>
+    expandString(item, env, (name) => warnings.push(unsetWarning(document.filePath, [...path, index], name)), platform),
+  );
+}
+
+function unsetWarning(filePath: string, path: readonly JsonPathSegment[], name: string, serverName?: string): ConfigWarning {
+  const jsonPath = formatJsonPath(path);
+  return {
+    code: 'UNSET_ENV_VAR',
+    filePath,
+    jsonPath,
+    ...(serverName === undefined ? {} : { serverName }),
+    message: `${filePath}: ${jsonPath}: ${unsetVariableText(name)}`,
+  };
+}
+
+/** `mcp.serverCommand`, or the v1 `mcpServerCommand` when it is absent, as the server `mcp`. */
+function readServerCommand(
+  document: JsoncDocument,
+  root: Node,
+  mcpNode: Node | undefined,
+  env: EnvironmentVariables,
+  platform: string,
+  warnings: ConfigWarning[],
+  errors: ConfigError[],
+): ParsedServerEntry | undefined {
+  const { filePath } = document;
+  let node = findPropertyValue(mcpNode, 'serverCommand');
+  let path: JsonPathSegment[] = ['mcp', 'serverCommand'];
+  if (node === undefined) {
+    node = findPropertyValue(root, 'mcpServerCommand');
+    path = ['mcpServerCommand'];
+    if (node === undefined) return undefined;
+    warnings.push({
+      code: 'DEPRECATED_KEY',
+      filePath,
+      jsonPath: 'mcpServerCommand',
+      message: `${filePath}: "mcpServerCommand" is the old name of "mcp.serverCommand"; it is used, but move it to "mcp.serverCommand".`,
+    });
+  }
+  const name = SERVER_COMMAND_SERVER_NAME;
+  const broken: ParsedServerEntry = { name, config: undefined, configAsWritten: undefined };
+  if (node.type !== 'string') {
+    errors.push(
+      errorAtNode(document, node, {
+        code: 'INVALID_TYPE',
+        path,
+        serverName: name,
+        problem: `must be a command line such as "npx -y my-mcp-server --flag". The server "${name}" was not loaded.`,
+      }),
+    );
+    return broken;
+  }
+  const text = String(node.value);
+  if (text.trim() === '') return undefined;
+  const parsed = parseServerCommand(text, env, platform, (variable) => warnings.push(unsetWarning(filePath, path, variable, name)));
+  if (parsed === undefined) return undefined;
+  if (parsed.problem !== undefined) {
+    errors.push(
+      errorAtNode(document, node, {
+        code: 'INVALID_VALUE',
+        path,
+        serverName: name,
+        problem: `${JSON.stringify(text)}: ${parsed.problem}. The server "${name}" was not loaded.`,
+      }),
+    );
+    return broken;
+  }
+  return { name, config: parsed.config, configAsWritten: parsed.configAsWritten };
 }

@@ -137,7 +137,10 @@ export async function readProjectServersToPin(
   if (text === undefined) return [];
   const parsed = parseSettingsText({ text, filePath, scope: 'project', env });
   const servers: ProjectServerToPin[] = [];
-  for (const server of parsed.servers) {
+  // `mcp.serverCommand` is the server `mcp` of this file, in place of an `mcpServers` entry `mcp`.
+  const command = parsed.serverCommand;
+  const entries = command === undefined ? parsed.servers : [...parsed.servers.filter((server) => server.name !== command.name), command];
+  for (const server of entries) {
     if (server.config === undefined || server.configAsWritten === undefined) continue;
     servers.push({ name: server.name, configAsWritten: server.configAsWritten, pin: pinServer(server.configAsWritten) });
   }

@@ -1,16 +1,19 @@
 import { realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { basename, dirname, join, posix, resolve, win32 } from 'node:path';
 import { ConfigError } from './config-error.js';
 
-/** Where a setting comes from. Precedence, lowest first: `user`, `project`, `system`. */
-export type SettingsScope = 'system' | 'user' | 'project';
+/**
+ * Where a setting comes from. Precedence, lowest first: `system-defaults` (the administrator's
+ * defaults), `user`, `project`, `system` (the administrator's overrides).
+ */
+export type SettingsScope = 'system-defaults' | 'system' | 'user' | 'project';
 
 /** The scopes that `addServer` and `removeServer` edit. */
 export type WritableSettingsScope = 'user' | 'project';
 
 /** The scopes in merge order: each one replaces the entries of the ones before it. */
-export const SETTINGS_SCOPES: readonly SettingsScope[] = ['user', 'project', 'system'];
+export const SETTINGS_SCOPES: readonly SettingsScope[] = ['system-defaults', 'user', 'project', 'system'];
 
 /** Default folder name of the settings, under the home directory and under the project. */
 export const DEFAULT_APP_DIR = '.toolhost';
@@ -126,6 +129,11 @@ export interface SettingsLocation {
   readonly homeDir?: string;
   /** Full path of the system settings file; without it the system scope is not read. */
   readonly systemSettingsPath?: string;
+  /**
+   * Full path of the system defaults file (Gemini CLI's `system-defaults.json`, lowest precedence);
+   * without it that scope is not read. {@link getAppSettingsLocation} gives the usual one.
+   */
+  readonly systemDefaultsPath?: string;
 }
 
 /** Returns the settings file of a scope, or `undefined` when that scope has no file in `location`. */
@@ -134,6 +142,8 @@ export function getSettingsFilePath(scope: SettingsScope, location: SettingsLoca
   switch (scope) {
     case 'system':
       return location.systemSettingsPath === undefined ? undefined : resolve(location.systemSettingsPath);
+    case 'system-defaults':
+      return location.systemDefaultsPath === undefined ? undefined : resolve(location.systemDefaultsPath);
     case 'user':
       return join(resolve(location.homeDir ?? homedir()), appDir, SETTINGS_FILE_NAME);
     case 'project':
@@ -210,4 +220,94 @@ export function getDefaultSystemSettingsPath(platform: string, appName = 'toolho
   if (platform === 'win32') return `C:\\ProgramData\\${appName}\\settings.json`;
   if (platform === 'darwin') return `/Library/Application Support/${appName}/settings.json`;
   return `/etc/${appName}/settings.json`;
+}
+
+/** Name of the system defaults file, next to the system settings file. */
+export const SYSTEM_DEFAULTS_FILE_NAME = 'system-defaults.json';
+
+/** Where one program keeps its system files, and the variables that move them. */
+interface SystemFiles {
+  readonly settingsVariable: string;
+  readonly defaultsVariable: string;
+  readonly linux: string;
+  readonly darwin: string;
+  readonly win32: string;
+}
+
+// Gemini CLI and Qwen Code: packages/cli/src/config/settings.ts getSystemSettingsPath/getSystemDefaultsPath.
+const KNOWN_SYSTEM_FILES: ReadonlyMap<string, SystemFiles> = new Map(
+  Object.entries({
+    '.gemini': {
+      settingsVariable: 'GEMINI_CLI_SYSTEM_SETTINGS_PATH',
+      defaultsVariable: 'GEMINI_CLI_SYSTEM_DEFAULTS_PATH',
+      linux: '/etc/gemini-cli/settings.json',
+      darwin: '/Library/Application Support/GeminiCli/settings.json',
+      win32: 'C:\\ProgramData\\gemini-cli\\settings.json',
+    },
+    '.qwen': {
+      settingsVariable: 'QWEN_CODE_SYSTEM_SETTINGS_PATH',
+      defaultsVariable: 'QWEN_CODE_SYSTEM_DEFAULTS_PATH',
+      linux: '/etc/qwen-code/settings.json',
+      darwin: '/Library/Application Support/QwenCode/settings.json',
+      win32: 'C:\\ProgramData\\qwen-code\\settings.json',
+    },
+  }),
+);
+
+/** Options of {@link getAppSettingsLocation}. */
+export interface AppSettingsLocationOptions {
+  /** Folder name of the settings. @default '.toolhost' */
+  readonly appDir?: string;
+  /** Variables that may move the system files (`TOOLHOST_SYSTEM_SETTINGS_PATH`, ...). @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+  /** A `process.platform` value. @default process.platform */
+  readonly platform?: string;
+  /** The system settings file, when the caller chose it; the defaults file is then looked for next to it. */
+  readonly systemSettingsPath?: string;
+  /** The system defaults file, when the caller chose it. */
+  readonly systemDefaultsPath?: string;
+}
+
+/**
+ * The system files of the program whose settings folder is `appDir`, with exactly the sources and
+ * precedence that program uses, so that a host and the `toolhost` command line read the same files:
+ *
+ * - `.gemini` (Gemini CLI): `$GEMINI_CLI_SYSTEM_SETTINGS_PATH`, else `/etc/gemini-cli/settings.json`
+ *   (`/Library/Application Support/GeminiCli/settings.json` on macOS,
+ *   `C:\ProgramData\gemini-cli\settings.json` on Windows); defaults
+ *   `$GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, else `system-defaults.json` in the same folder.
+ * - `.qwen` (Qwen Code): the same with `QWEN_CODE_SYSTEM_SETTINGS_PATH`,
+ *   `QWEN_CODE_SYSTEM_DEFAULTS_PATH` and `qwen-code` / `QwenCode`.
+ * - Any other folder (`.toolhost` by default): `$TOOLHOST_SYSTEM_SETTINGS_PATH`, else
+ *   {@link getDefaultSystemSettingsPath} with the folder name without its leading dots
+ *   (`/etc/toolhost/settings.json`); defaults `$TOOLHOST_SYSTEM_DEFAULTS_PATH`, else
+ *   `system-defaults.json` in the same folder.
+ *
+ * An empty variable counts as unset. Paths given in the options win over everything.
+ *
+ * @example
+ * const location = getAppSettingsLocation({ appDir: '.gemini', platform: 'linux', env: {} });
+ * // { appDir: '.gemini', systemSettingsPath: '/etc/gemini-cli/settings.json',
+ * //   systemDefaultsPath: '/etc/gemini-cli/system-defaults.json' }
+ */
+export function getAppSettingsLocation(
+  options: AppSettingsLocationOptions = {},
+): Required<Pick<SettingsLocation, 'appDir' | 'systemSettingsPath' | 'systemDefaultsPath'>> {
+  const appDir = options.appDir ?? DEFAULT_APP_DIR;
+  const env = options.env ?? process.env;
+  const platform = options.platform ?? process.platform;
+  const known = KNOWN_SYSTEM_FILES.get(appDir);
+  const variable = (name: string): string | undefined => env[name] || undefined;
+  const systemSettingsPath =
+    options.systemSettingsPath ??
+    (known
+      ? (variable(known.settingsVariable) ?? (platform === 'win32' ? known.win32 : platform === 'darwin' ? known.darwin : known.linux))
+      : (variable('TOOLHOST_SYSTEM_SETTINGS_PATH') ??
+        getDefaultSystemSettingsPath(platform, basename(appDir).replace(/^\.+/, '') || 'toolhost')));
+  const paths = platform === 'win32' ? win32 : posix;
+  const systemDefaultsPath =
+    options.systemDefaultsPath ??
+    variable(known ? known.defaultsVariable : 'TOOLHOST_SYSTEM_DEFAULTS_PATH') ??
+    paths.join(paths.dirname(systemSettingsPath), SYSTEM_DEFAULTS_FILE_NAME);
+  return { appDir, systemSettingsPath, systemDefaultsPath };
 }

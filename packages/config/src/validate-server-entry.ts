@@ -2,7 +2,7 @@ import { findNodeAtLocation, type Node } from 'jsonc-parser';
 import type { z } from 'zod';
 import type { ConfigError } from './config-error.js';
 import type { ConfigWarning } from './config-warning.js';
-import { expandString, type EnvironmentVariables } from './expand-env-vars.js';
+import { expandString, expandValue, type EnvironmentVariables } from './expand-env-vars.js';
 import { formatJsonPath, type JsonPathSegment } from './json-path.js';
 import { errorAtNode, nodeToValue, type JsoncDocument } from './read-jsonc.js';
 import { McpOAuthConfigSchema, McpServerConfigSchema, type McpServerConfig } from './server-config-schema.js';
@@ -21,19 +21,41 @@ export interface ServerEntryResult {
 
 const SERVER_FIELDS = new Set(Object.keys(McpServerConfigSchema.shape));
 const OAUTH_FIELDS = new Set(Object.keys(McpOAuthConfigSchema.shape));
-const EXPANDED_STRING_FIELDS = ['url', 'httpUrl', 'cwd'] as const;
-const EXPANDED_RECORD_FIELDS = ['env', 'headers'] as const;
+
+/** Reports an unset variable met while expanding the string at `path`. */
+export type UnsetVariableReporter = (name: string, path: readonly JsonPathSegment[]) => void;
 
 /**
- * Checks the entry `mcpServers[name]` of a parsed settings file: shape and types, at least one
- * of `command`/`url`/`httpUrl`, unknown fields (warnings), then expands environment variables
- * in `env`, `headers`, `args`, `url`, `httpUrl` and `cwd`.
+ * Expands every string of a settings value (object keys and non-strings left alone), reporting
+ * each unset `$VAR` with the JSON path of its string. Internal.
+ */
+export function expandSettingsValue(
+  value: unknown,
+  base: readonly JsonPathSegment[],
+  env: EnvironmentVariables,
+  platform: string,
+  onUnset: UnsetVariableReporter,
+): unknown {
+  return expandValue(value, (text, path) => expandString(text, env, (name) => onUnset(name, path), platform), base);
+}
+
+/** The text of an `UNSET_ENV_VAR` warning. */
+export function unsetVariableText(name: string): string {
+  return `the environment variable "${name}" is not set and has no default, so it became an empty string. Set it (in the environment or a .env file), or write \${${name}:-default}.`;
+}
+
+/**
+ * Checks the entry `mcpServers[name]` of a parsed settings file: expands environment variables in
+ * every string of it (as Gemini CLI does at settings load), then checks shape and types, at least
+ * one of `command`/`url`/`httpUrl` as written, and unknown fields (warnings).
  */
 export function validateServerEntry(options: {
   document: JsoncDocument;
   valueNode: Node;
   serverName: string;
   env: EnvironmentVariables;
+  /** A `process.platform` value: `win32` also expands `%VAR%`. @default process.platform */
+  platform?: string;
 }): ServerEntryResult {
   const { document, valueNode, serverName, env } = options;
   const base: JsonPathSegment[] = ['mcpServers', serverName];
@@ -68,13 +90,20 @@ export function validateServerEntry(options: {
     }
   }
 
-  const parsed = McpServerConfigSchema.safeParse(entry);
+  // Every string is expanded before the checks, as Gemini CLI does (so `"type": "${T}"` works);
+  // the entry as written is kept for display and for pinning.
+  const expanded = expandSettingsValue(entry, [], env, options.platform ?? process.platform, (name, path) =>
+    warn('UNSET_ENV_VAR', [...base, ...path], unsetVariableText(name)),
+  );
+  const parsed = McpServerConfigSchema.safeParse(expanded);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) errors.push(issueToError(document, valueNode, base, serverName, issue));
     return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
   const config = parsed.data;
-  if (!config.command && !config.url && !config.httpUrl) {
+  // Same types as `config` (expansion only changes the text of strings).
+  const written = entry as McpServerConfig;
+  if (!written.command && !written.url && !written.httpUrl) {
     errors.push(
       errorAtNode(document, valueNode, {
         code: 'MISSING_TRANSPORT',
@@ -85,8 +114,8 @@ export function validateServerEntry(options: {
     );
     return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
-  const used = config.httpUrl ? 'httpUrl' : config.url ? 'url' : 'command';
-  const ignored = (['httpUrl', 'url', 'command'] as const).filter((key) => key !== used && config[key]);
+  const used = written.httpUrl ? 'httpUrl' : written.url ? 'url' : 'command';
+  const ignored = (['httpUrl', 'url', 'command'] as const).filter((key) => key !== used && written[key]);
   if (ignored.length > 0) {
     warn(
       'CONFLICTING_TRANSPORT',
@@ -94,37 +123,18 @@ export function validateServerEntry(options: {
       `"${used}" is used and ${ignored.map((key) => `"${key}"`).join(' and ')} ignored. Keep only one of them.`,
     );
   }
-  return { config: expandEntry(config, base, env, warn), configAsWritten: config, errors, warnings };
-}
-
-function expandEntry(
-  config: McpServerConfig,
-  base: JsonPathSegment[],
-  env: EnvironmentVariables,
-  warn: (code: ConfigWarning['code'], path: readonly JsonPathSegment[], text: string) => void,
-): McpServerConfig {
-  const out: McpServerConfig = { ...config };
-  const expand = (value: string, path: JsonPathSegment[]): string =>
-    expandString(value, env, (name) =>
-      warn(
-        'UNSET_ENV_VAR',
-        path,
-        `the environment variable "${name}" is not set and has no default, so it became an empty string. Set it, or write \${${name}:-default}.`,
-      ),
+  if (!config[used]) {
+    errors.push(
+      errorAtNode(document, findNodeAtLocation(valueNode, [used]) ?? valueNode, {
+        code: 'INVALID_VALUE',
+        path: [...base, used],
+        serverName,
+        problem: `"${written[used] ?? ''}" is empty once environment variables are expanded (see the UNSET_ENV_VAR warning). Set the variable, or give a default with \${NAME:-default}; the server "${serverName}" was not loaded.`,
+      }),
     );
-  for (const field of EXPANDED_STRING_FIELDS) {
-    const value = out[field];
-    if (value !== undefined) out[field] = expand(value, [...base, field]);
+    return { config: undefined, configAsWritten: undefined, errors, warnings };
   }
-  if (out.args !== undefined) out.args = out.args.map((arg, index) => expand(arg, [...base, 'args', index]));
-  for (const field of EXPANDED_RECORD_FIELDS) {
-    const record = out[field];
-    if (record === undefined) continue;
-    const expanded: Record<string, string> = {};
-    for (const [key, value] of Object.entries(record)) expanded[key] = expand(value, [...base, field, key]);
-    out[field] = expanded;
-  }
-  return out;
+  return { config, configAsWritten: written, errors, warnings };
 }
 
 function issueToError(

@@ -1,6 +1,7 @@
 import {
   createServerAccessPolicy,
   formatToolhostCommand,
+  getAppSettingsLocation,
   getServerTransport,
   loadSettings,
   parseSettingsText,
@@ -16,12 +17,17 @@ import type { ServerDefinition } from '@toolhost/discovery';
 export interface HostSettings {
   /** Server entries by name, as in `settings.json`. Checked and `$VAR`-expanded like a file. */
   readonly mcpServers?: Readonly<Record<string, McpServerConfig>>;
-  /** Server allow and exclude lists. */
+  /** Server allow and exclude lists, and the one-line server. */
   readonly mcp?: {
     /** Only these servers may be used; `[]` allows none. */
     readonly allowed?: readonly string[];
     /** These servers may never be used; wins over `allowed`. */
     readonly excluded?: readonly string[];
+    /**
+     * A command line (split like a shell's words, no shell run) that becomes the server named
+     * `mcp`, replacing an `mcpServers` entry of that name, as in Gemini CLI.
+     */
+    readonly serverCommand?: string;
   };
 }
 
@@ -41,10 +47,37 @@ export interface SettingsSource {
   readonly projectDir?: string;
   /** The user's home folder. @default os.homedir() */
   readonly homeDir?: string;
-  /** Full path of a system settings file. */
-  readonly systemSettingsPath?: string;
-  /** Variables for `$VAR` expansion (and, for the default token store, the Gemini CLI / Qwen Code storage switches). @default process.env */
+  /**
+   * Full path of the administrator's system settings file (highest precedence: its
+   * `mcp.excluded` blocks a server whatever the user wrote); `false` reads none.
+   * @default the file the program of `appDir` reads, exactly as the `toolhost` command line finds
+   * it (`getAppSettingsLocation` of `@toolhost/config`): for `.gemini`
+   * `$GEMINI_CLI_SYSTEM_SETTINGS_PATH` or `/etc/gemini-cli/settings.json`, for `.qwen`
+   * `$QWEN_CODE_SYSTEM_SETTINGS_PATH` or `/etc/qwen-code/settings.json`, else
+   * `$TOOLHOST_SYSTEM_SETTINGS_PATH` or `/etc/toolhost/settings.json` (macOS and Windows paths in
+   * the settings reference); variables are read from `env`.
+   */
+  readonly systemSettingsPath?: string | false;
+  /**
+   * Full path of the system defaults file (lowest precedence); `false` reads none.
+   * @default for `.gemini` `$GEMINI_CLI_SYSTEM_DEFAULTS_PATH`, for `.qwen`
+   * `$QWEN_CODE_SYSTEM_DEFAULTS_PATH`, else `$TOOLHOST_SYSTEM_DEFAULTS_PATH`; without the variable,
+   * `system-defaults.json` next to the system settings file
+   */
+  readonly systemDefaultsPath?: string | false;
+  /**
+   * Variables for `$VAR` expansion (every string of the settings) and for finding the system
+   * files. The `.env` file's variables are added for expansion only; `process.env` is never
+   * changed. For the default token store, also the Gemini CLI / Qwen Code storage switches.
+   * @default process.env
+   */
   readonly env?: EnvironmentVariables;
+  /**
+   * Whether to read a `.env` file for expansion as Gemini CLI does: from the project folder up
+   * (only when the project is trusted), else `~/<appDir>/.env` or `~/.env`. Ignored when
+   * `settings` is given. @default true
+   */
+  readonly envFile?: boolean;
   /**
    * Whether the servers of the project's settings file may start (folder trust). A project
    * settings file arrives with the project (`git clone`), so until the folder is trusted every
@@ -110,7 +143,13 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
         : undefined,
     });
     const servers: ResolvedServer[] = [];
-    for (const entry of parsed.servers) {
+    const command = parsed.serverCommand;
+    // `mcp.serverCommand` is the server `mcp`, in place of an `mcpServers` entry of that name.
+    const entries =
+      command === undefined || !parsed.servers.some((entry) => entry.name === command.name)
+        ? [...parsed.servers, ...(command === undefined ? [] : [command])]
+        : parsed.servers.map((entry) => (entry.name === command.name ? command : entry));
+    for (const entry of entries) {
       const transport = entry.config ? getServerTransport(entry.config) : undefined;
       if (!entry.config || !transport) continue;
       const blocked = policy.getServerBlockReason(entry.name);
@@ -118,12 +157,21 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
     }
     return { servers, errors: parsed.errors, warnings: parsed.warnings };
   }
-  const loaded = await loadSettings({
+  // The same system files as the `toolhost` command line (and the program of `appDir`).
+  const location = getAppSettingsLocation({
     env,
     ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
+    ...(typeof source.systemSettingsPath === 'string' ? { systemSettingsPath: source.systemSettingsPath } : {}),
+    ...(typeof source.systemDefaultsPath === 'string' ? { systemDefaultsPath: source.systemDefaultsPath } : {}),
+  });
+  const loaded = await loadSettings({
+    env,
+    appDir: location.appDir,
     ...(source.projectDir !== undefined ? { projectDir: source.projectDir } : {}),
     ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
-    ...(source.systemSettingsPath !== undefined ? { systemSettingsPath: source.systemSettingsPath } : {}),
+    ...(source.systemSettingsPath !== false ? { systemSettingsPath: location.systemSettingsPath } : {}),
+    ...(source.systemDefaultsPath !== false ? { systemDefaultsPath: location.systemDefaultsPath } : {}),
+    ...(source.envFile !== undefined ? { envFile: source.envFile } : {}),
     ...(source.trustProject !== undefined ? { projectTrust: source.trustProject } : {}),
     ...(source.trustCommand !== undefined ? { trustCommand: source.trustCommand } : {}),
   });

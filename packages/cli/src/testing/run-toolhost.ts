@@ -39,7 +39,10 @@ function environment(place: RunPlace): NodeJS.ProcessEnv {
     PATH: process.env['PATH'] ?? '',
     HOME: place.home,
     USERPROFILE: place.home,
+    // Never the machine's own system files (/etc/toolhost, /etc/gemini-cli, /etc/qwen-code).
     TOOLHOST_SYSTEM_SETTINGS_PATH: `${place.home}/no-system-settings.json`,
+    GEMINI_CLI_SYSTEM_SETTINGS_PATH: `${place.home}/no-gemini-system-settings.json`,
+    QWEN_CODE_SYSTEM_SETTINGS_PATH: `${place.home}/no-qwen-system-settings.json`,
     ...place.env,
   };
 }
