@@ -9,9 +9,10 @@ import { mapToolsToFunctionDeclarations, type GeminiSchemaField } from './map-to
 /** Options of {@link createGeminiAdapter}. Every field is optional. */
 export interface GeminiAdapterOptions {
   /**
-   * `parameters` (OpenAPI subset, sanitizer profile `gemini`, what Gemini CLI documents) or
-   * `parametersJsonSchema` (raw JSON Schema with `$ref`, profile `gemini-json-schema`, what
-   * Gemini CLI does today).
+   * `parameters` (Gemini's OpenAPI-style `Schema`: sanitizer profile `gemini` with
+   * `geminiSchemaFieldsOnly`, so only fields, types, formats and enums the API accepts there) or
+   * `parametersJsonSchema` (JSON Schema with `$ref`, profile `gemini-json-schema`, what Gemini
+   * CLI sends today).
    * @default 'parameters'
    */
   schemaField?: GeminiSchemaField;

@@ -41,6 +41,71 @@ describe('createGeminiAdapter().toTools', () => {
     expect(declaration?.parameters?.properties).toHaveProperty('query');
   });
 
+  it('declares only what the API accepts in `parameters`: types as Type values, formats, enums and fields it takes', () => {
+    const tool: HostToolDefinition = {
+      name: 'pages__move',
+      serverName: 'pages',
+      originalName: 'move',
+      description: 'Move a page.',
+      inputSchema: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: {
+          page_id: { type: 'string', format: 'uuid', description: 'The page' },
+          when: { type: 'string', format: 'date-time' },
+          level: { type: 'integer', enum: [0, 1, 2], description: 'Safe search' },
+          width: { type: 'integer', exclusiveMinimum: 0, maximum: 4096 },
+          labels: { type: 'object', propertyNames: { pattern: '^[a-z]+$' }, additionalProperties: { type: 'string' } },
+          parent: { description: 'Where to', anyOf: [{ $ref: '#/$defs/parent' }, { type: 'null' }] },
+          tags: { type: 'array', items: { type: 'string' }, minItems: 1, uniqueItems: true },
+          ...(JSON.parse('{ "__proto__": { "type": "boolean" } }') as object),
+        },
+        required: ['page_id', 'parent', 'gone'],
+        $defs: {
+          parent: {
+            oneOf: [
+              { type: 'object', properties: { kind: { const: 'page' }, id: { type: 'string' } }, required: ['kind', 'id'] },
+              { type: 'object', properties: { kind: { const: 'workspace' } }, required: ['kind'] },
+            ],
+          },
+        },
+      },
+    };
+    const [declaration] = createGeminiAdapter().toTools([tool]);
+    expect(declaration).toEqual({
+      name: 'pages__move',
+      description: 'Move a page.',
+      parameters: {
+        type: 'OBJECT',
+        properties: {
+          page_id: { type: 'STRING', description: 'The page (format: uuid)' },
+          when: { type: 'STRING', format: 'date-time' },
+          level: { type: 'INTEGER', description: 'Safe search (one of: 0, 1, 2)' },
+          width: { type: 'INTEGER', minimum: 1, maximum: 4096 },
+          labels: { type: 'OBJECT' },
+          parent: {
+            description: 'Where to',
+            nullable: true,
+            anyOf: [
+              {
+                type: 'OBJECT',
+                properties: { kind: { type: 'STRING', enum: ['page'] }, id: { type: 'STRING' } },
+                required: ['kind', 'id'],
+              },
+              { type: 'OBJECT', properties: { kind: { type: 'STRING', enum: ['workspace'] } }, required: ['kind'] },
+            ],
+          },
+          tags: { type: 'ARRAY', items: { type: 'STRING' }, minItems: '1' },
+          ...(JSON.parse('{ "__proto__": { "type": "BOOLEAN" } }') as object),
+        },
+        // `gone` is not a property: the API would reject the declaration.
+        required: ['page_id', 'parent'],
+      },
+    });
+    // A property named `__proto__` is an own property, never the prototype.
+    expect(Object.getPrototypeOf(declaration?.parameters?.properties)).toBe(Object.prototype);
+  });
+
   it('leaves `parameters` out for a tool without arguments (Gemini rejects empty OBJECT schemas)', () => {
     const [declaration] = createGeminiAdapter().toTools([noArgsTool]);
     expect(declaration).toEqual({ name: 'docs__ping' });

@@ -32,10 +32,22 @@ describe('real-world tool schema corpus', () => {
     });
   });
 
-  it.each(cases)("%s: gemini with geminiSchemaFieldsOnly uses only fields of Gemini's Schema", (_name, schema) => {
+  it.each(cases)("%s: gemini with geminiSchemaFieldsOnly uses only what Gemini's Schema accepts", (_name, schema) => {
     const out = sanitizeSchema(schema, { profile: 'gemini', geminiSchemaFieldsOnly: true });
+    const formats: Record<string, string[]> = { string: ['enum', 'date-time'], integer: ['int32', 'int64'], number: ['float', 'double'] };
     visitSchemas(out, (node, path) => {
       for (const keyword of Object.keys(node)) expect(GEMINI_SCHEMA_FIELDS.has(keyword), `${path} ${keyword}`).toBe(true);
+      const type = node['type'];
+      if (type !== undefined) expect(['string', 'number', 'integer', 'boolean', 'array', 'object'], path).toContain(type);
+      if (type !== undefined) expect(node, `${path} type and anyOf`).not.toHaveProperty('anyOf');
+      if (node['format'] !== undefined) expect(formats[String(type)] ?? [], path).toContain(node['format']);
+      if (node['enum'] !== undefined) {
+        expect(type, path).toBe('string');
+        expect((node['enum'] as unknown[]).every((value) => typeof value === 'string')).toBe(true);
+      }
+      const names = Object.keys((node['properties'] as object | undefined) ?? {});
+      for (const name of (node['required'] as string[] | undefined) ?? []) expect(names, path).toContain(name);
+      expect(Array.isArray(node['items']), path).toBe(false);
     });
   });
 

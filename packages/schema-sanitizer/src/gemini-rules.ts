@@ -65,32 +65,3 @@ export const GEMINI_SCHEMA_FIELDS: ReadonlySet<string> = new Set([
   'minimum',
   'maximum',
 ]);
-
-/**
- * `gemini` restricted to {@link GEMINI_SCHEMA_FIELDS}: `oneOf` becomes `anyOf`, a string
- * `const` becomes a one-value `enum`, and string `format` is kept only for `enum` and
- * `date-time` (the rule Gemini CLI applied in 2025-07).
- */
-export const GEMINI_FIELDS_ONLY_RULES: ProfileRules = {
-  ...GEMINI_RULES,
-  keyword(keyword, node, value) {
-    const seeds = GEMINI_RULES.keyword(keyword, node, value);
-    if (seeds !== true) return seeds;
-    if (!GEMINI_SCHEMA_FIELDS.has(keyword)) return 'unsupported-keyword';
-    if (keyword === 'format' && node['type'] === 'string' && value !== 'enum' && value !== 'date-time') return 'unsupported-format';
-    return true;
-  },
-  prepare(node, _root, report) {
-    let result = node;
-    if (result['oneOf'] !== undefined) {
-      const { oneOf, ...rest } = result;
-      if (rest['anyOf'] === undefined) result = { ...rest, anyOf: oneOf };
-      else report('oneOf', 'not-merged');
-    }
-    if (typeof result['const'] === 'string' && result['enum'] === undefined) {
-      const { const: value, ...rest } = result;
-      result = { ...rest, enum: [value] };
-    }
-    return result;
-  },
-};

@@ -5,6 +5,7 @@ export type { SanitizeSchemaOptions } from './sanitize-schema.js';
 export { SCHEMA_PROFILES } from './schema-profile.js';
 export type { DroppedSchemaKeyword, JsonSchemaObject, SchemaDropReason, SchemaProfile } from './schema-profile.js';
 export { GEMINI_SCHEMA_FIELDS } from './gemini-rules.js';
+export { GEMINI_FORMATS } from './gemini-fields-only-rules.js';
 export { OPENAI_STRICT_FORMATS, OPENAI_STRICT_KEYWORDS } from './openai-strict-rules.js';
 export { assignToolNames } from './assign-tool-names.js';
 export type { AssignedToolName, AssignToolNamesOptions, ToolNameAssignment, ToolNameEntry, ToolNameKind } from './assign-tool-names.js';

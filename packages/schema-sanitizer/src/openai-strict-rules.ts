@@ -69,7 +69,7 @@ function cyclicRefs(root: unknown): ReadonlySet<string> {
  * field of a recursive model) is never merged, since its target holds the same `allOf` again:
  * the first one becomes the node's own `$ref` (strict mode supports recursive refs).
  */
-function mergeAllOf(node: Record<string, unknown>, root: unknown, report: FinishInfo['report']): Record<string, unknown> {
+export function mergeAllOf(node: Record<string, unknown>, root: unknown, report: FinishInfo['report']): Record<string, unknown> {
   const { allOf, ...merged } = node;
   if (!Array.isArray(allOf)) return node;
   const properties: Record<string, unknown> = isPlainObject(merged['properties']) ? { ...merged['properties'] } : {};

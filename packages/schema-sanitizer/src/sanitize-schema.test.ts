@@ -257,9 +257,15 @@ describe('sanitizeSchema: gemini (the seeds rules)', () => {
 });
 
 describe('sanitizeSchema: gemini with geminiSchemaFieldsOnly', () => {
-  it("keeps only the fields of Gemini's Schema, rewriting oneOf, string const and string formats", () => {
+  const fieldsOnly = (schema: unknown, dropped?: DroppedSchemaKeyword[]) =>
+    sanitizeSchema(schema, { profile: 'gemini', geminiSchemaFieldsOnly: true, onDrop: dropped ? (d) => dropped.push(d) : undefined });
+  /** The output for one property `p` of an object root. */
+  const property = (schema: unknown, dropped?: DroppedSchemaKeyword[]) =>
+    (fieldsOnly({ type: 'object', properties: { p: schema } }, dropped)['properties'] as Record<string, unknown>)['p'];
+
+  it("keeps only the fields of Gemini's Schema, rewriting oneOf, string const and formats", () => {
     const dropped: DroppedSchemaKeyword[] = [];
-    const out = sanitizeSchema(
+    const out = fieldsOnly(
       {
         type: 'object',
         properties: {
@@ -275,19 +281,183 @@ describe('sanitizeSchema: gemini with geminiSchemaFieldsOnly', () => {
         },
         required: ['n'],
       },
-      { profile: 'gemini', geminiSchemaFieldsOnly: true, onDrop: (d) => dropped.push(d) },
+      dropped,
     );
     expect(out).toEqual({
       type: 'object',
       properties: {
         n: { type: 'integer', minimum: 1 },
-        kind: { enum: ['room'] },
-        pick: { anyOf: [{ type: 'string' }, { type: 'string', format: 'date-time' }] },
+        kind: { type: 'string', enum: ['room'] },
+        pick: {
+          anyOf: [
+            { type: 'string', description: 'format: uri' },
+            { type: 'string', format: 'date-time' },
+          ],
+        },
         tuple: { type: 'array', items: { type: 'string', format: 'enum', enum: ['a'] } },
       },
       required: ['n'],
     });
     expect(dropped.map((d) => d.keyword).sort()).toEqual(['exclusiveMinimum', 'format', 'prefixItems', 'x-unit']);
+  });
+
+  it('keeps a format only where the API takes it for the type, and names a dropped one in the description', () => {
+    expect(property({ type: 'string', format: 'uuid', description: 'Page id' })).toEqual({
+      type: 'string',
+      description: 'Page id (format: uuid)',
+    });
+    expect(property({ type: 'integer', format: 'int64' })).toEqual({ type: 'integer', format: 'int64' });
+    expect(property({ type: 'integer', format: 'uint8' })).toEqual({ type: 'integer', description: 'format: uint8' });
+    expect(property({ type: 'number', format: 'double' })).toEqual({ type: 'number', format: 'double' });
+    expect(property({ type: ['string', 'null'], format: 'email' })).toEqual({
+      type: 'string',
+      nullable: true,
+      description: 'format: email',
+    });
+    expect(property({ type: 'boolean', format: 'date-time' })).toEqual({ type: 'boolean', description: 'format: date-time' });
+  });
+
+  it('turns null members of anyOf into nullable and merges a single member left, following its $ref', () => {
+    // pydantic's Optional[int] = None
+    expect(property({ anyOf: [{ type: 'integer' }, { type: 'null' }], default: null, title: 'Limit' })).toEqual({
+      type: 'integer',
+      nullable: true,
+      default: null,
+      title: 'Limit',
+    });
+    const out = fieldsOnly({
+      type: 'object',
+      properties: { parent: { description: 'Where to', anyOf: [{ $ref: '#/$defs/Parent' }, { type: 'null' }] } },
+      $defs: { Parent: { type: 'object', description: 'A parent', properties: { id: { type: 'string' } }, required: ['id'] } },
+    });
+    expect(out['properties']).toEqual({
+      parent: { description: 'Where to', nullable: true, type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+    });
+    expect(property({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] })).toEqual({
+      nullable: true,
+      anyOf: [{ type: 'string' }, { type: 'number' }],
+    });
+    expect(property({ type: 'null', description: 'Always null' })).toEqual({ nullable: true, description: 'Always null' });
+  });
+
+  it('bounds a recursive nullable $ref like any other ref', () => {
+    const out = fieldsOnly({
+      $ref: '#/$defs/Node',
+      $defs: { Node: { type: 'object', properties: { next: { anyOf: [{ $ref: '#/$defs/Node' }, { type: 'null' }] } } } },
+    });
+    let depth = 0;
+    for (let node = out; node['properties'] !== undefined; depth++)
+      node = (node['properties'] as Record<string, Record<string, unknown>>)['next']!;
+    expect(depth).toBeGreaterThan(0);
+    expect(depth).toBeLessThanOrEqual(3);
+  });
+
+  it('splits a type list into anyOf, each type with its own keywords', () => {
+    expect(
+      property({ type: ['string', 'array', 'null'], items: { type: 'string' }, maxLength: 5, format: 'date-time', description: 'd' }),
+    ).toEqual({
+      description: 'd',
+      nullable: true,
+      anyOf: [
+        { type: 'string', maxLength: 5, format: 'date-time' },
+        { type: 'array', items: { type: 'string' } },
+      ],
+    });
+  });
+
+  it('merges allOf members into their parent', () => {
+    const out = fieldsOnly({
+      type: 'object',
+      properties: {
+        p: { description: 'x', allOf: [{ $ref: '#/$defs/Base' }, { properties: { b: { type: 'number' } }, required: ['b'] }] },
+      },
+      $defs: { Base: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] } },
+    });
+    expect((out['properties'] as Record<string, unknown>)['p']).toEqual({
+      description: 'x',
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    });
+  });
+
+  it('keeps enum only as strings on a string; other enum and const values move to the description', () => {
+    expect(property({ enum: ['a', 'b', null] })).toEqual({ type: 'string', enum: ['a', 'b'], nullable: true });
+    expect(property({ type: 'integer', enum: [0, 1, 2], description: 'Level' })).toEqual({
+      type: 'integer',
+      description: 'Level (one of: 0, 1, 2)',
+    });
+    expect(property({ enum: [1, 2.5] })).toEqual({ type: 'number', description: 'one of: 1, 2.5' });
+    expect(property({ type: 'boolean', const: true })).toEqual({ type: 'boolean', description: 'must be true' });
+    expect(property({ const: 3 })).toEqual({ type: 'integer', description: 'must be 3' });
+    expect(property({ type: 'string', format: 'enum', enum: ['x'] })).toEqual({ type: 'string', format: 'enum', enum: ['x'] });
+  });
+
+  it('turns exclusive bounds into minimum and maximum: exact for integers, with a note for numbers', () => {
+    expect(property({ type: 'number', exclusiveMinimum: 0 })).toEqual({ type: 'number', minimum: 0, description: 'greater than 0' });
+    expect(property({ type: 'integer', minimum: 5, exclusiveMinimum: true, exclusiveMaximum: 10 })).toEqual({
+      type: 'integer',
+      minimum: 6,
+      maximum: 9,
+    });
+    expect(property({ type: 'number', minimum: 3, exclusiveMinimum: 1 })).toEqual({ type: 'number', minimum: 3 });
+  });
+
+  it('keeps type or anyOf, never both', () => {
+    const properties = { a: { type: 'string' }, b: { type: 'string' } };
+    expect(property({ type: 'object', properties, anyOf: [{ required: ['a'] }, { required: ['b'] }] })).toEqual({
+      type: 'object',
+      properties,
+    });
+    // One member is the same as allOf: merged.
+    expect(property({ type: 'object', properties, anyOf: [{ required: ['a'] }] })).toEqual({ type: 'object', properties, required: ['a'] });
+    expect(property({ type: 'string', anyOf: [{ maxLength: 3 }, { pattern: '^x' }] })).toEqual({
+      anyOf: [
+        { type: 'string', maxLength: 3 },
+        { type: 'string', pattern: '^x' },
+      ],
+    });
+  });
+
+  it('keeps the root one object: a root union beside type object is merged', () => {
+    expect(
+      fieldsOnly({
+        type: 'object',
+        anyOf: [
+          { properties: { a: { type: 'string' } }, required: ['a'] },
+          { properties: { b: { type: 'number' } }, required: ['a', 'b'] },
+        ],
+      }),
+    ).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'] });
+  });
+
+  it('maps examples to example', () => {
+    expect(property({ type: 'string', examples: ['x', 'y'] })).toEqual({ type: 'string', example: 'x' });
+  });
+
+  it('drops what the API cannot read: tuple items, unknown types, bad counts; required names only kept properties', () => {
+    const dropped: DroppedSchemaKeyword[] = [];
+    expect(property({ type: 'array', items: [{ type: 'string' }] })).toEqual({ type: 'array', items: { type: 'string' } });
+    expect(property({ type: 'array', items: [{ type: 'string' }, { type: 'number' }] })).toEqual({ type: 'array' });
+    expect(property({ type: 'any', description: 'd' })).toEqual({ description: 'd' });
+    expect(property({ type: 'string', minLength: -1, maxLength: 2.5, minItems: '3', minimum: 'x' }, dropped)).toEqual({
+      type: 'string',
+      minItems: '3',
+    });
+    expect(dropped.filter((d) => d.reason === 'invalid-value').map((d) => d.keyword)).toEqual(['minLength', 'maxLength', 'minimum']);
+    const out = fieldsOnly({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: 'not a schema', c: { type: 'number' } },
+      required: ['a', 'b', 'zzz', 3],
+      propertyOrdering: ['c', 'b', 'a'],
+    });
+    expect(out).toEqual({
+      type: 'object',
+      properties: { a: { type: 'string' }, c: { type: 'number' } },
+      required: ['a'],
+      propertyOrdering: ['c', 'a'],
+    });
+    expect(property({ type: 'object', required: ['x'] })).toEqual({ type: 'object' });
   });
 });
 

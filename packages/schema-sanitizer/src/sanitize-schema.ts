@@ -1,6 +1,6 @@
 import { isPlainObject } from './json-pointer.js';
 import { emptyObjectSchema, normalizeRoot } from './normalize-root.js';
-import { GEMINI_FIELDS_ONLY_RULES } from './gemini-rules.js';
+import { GEMINI_FIELDS_ONLY_RULES } from './gemini-fields-only-rules.js';
 import { PROFILE_RULES } from './profile-rules.js';
 import type { DroppedSchemaKeyword, JsonSchemaObject, SchemaProfile } from './schema-profile.js';
 import { SchemaSanitizerError } from './schema-sanitizer-error.js';
@@ -32,11 +32,24 @@ export interface SanitizeSchemaOptions {
    */
   maxNodes?: number;
   /**
-   * `gemini` only: also drop every keyword Gemini's OpenAPI-style `Schema` does not have
-   * (`exclusiveMinimum`, `const`, `oneOf`, `prefixItems`, `x-*`...), turn `oneOf` into `anyOf`
-   * and a string `const` into a one-value `enum`, and keep string `format` only for `enum` and
-   * `date-time`. The `parameters` field rejects unknown fields with a 400; the seeds' three
-   * rules alone do not guarantee an accepted schema.
+   * `gemini` only: produce only what the Gemini API accepts in `FunctionDeclaration.parameters`
+   * (its OpenAPI-style `Schema`), which answers 400 for anything else:
+   * - only the fields of `Schema` (`GEMINI_SCHEMA_FIELDS`); `oneOf` becomes `anyOf`,
+   *   `allOf` members are merged into their parent;
+   * - `type` is one of `string number integer boolean array object`: `[X, "null"]`, `"null"` and
+   *   `null` members of `anyOf` become `nullable: true` (an `anyOf` left with one member is merged
+   *   into its parent, whose `description` wins); a wider type list becomes `anyOf` with each
+   *   type's keywords in its member; `type` and `anyOf` never sit on one node;
+   * - `enum` only on strings, with string values (a string `const` becomes a one-value `enum`);
+   *   number or boolean `enum`/`const` are dropped and listed in the `description` instead;
+   * - `format` only `enum`/`date-time` for strings, `int32`/`int64` for integers, `float`/`double`
+   *   for numbers; another format is dropped and named in the `description` (`format: uuid`);
+   * - `exclusiveMinimum`/`exclusiveMaximum` become `minimum`/`maximum` (exact for integers, with a
+   *   note in the `description` for numbers); a tuple `items` list of one schema becomes that schema;
+   * - `required` and `propertyOrdering` name only kept properties; count fields (`minItems`...) are
+   *   whole numbers >= 0 and `minimum`/`maximum` numbers, or they are dropped.
+   *
+   * Every change is reported through `onDrop`.
    * @default false
    */
   geminiSchemaFieldsOnly?: boolean;
@@ -103,7 +116,12 @@ export function sanitizeSchema(schema: unknown, options: SanitizeSchemaOptions =
       message: `Unknown schema profile '${String(profile)}': use gemini, gemini-json-schema, openai-strict, anthropic or none.`,
     });
   }
-  const start =
-    profile === 'gemini-json-schema' ? schema : normalizeRoot(schema, (keyword, reason) => onDrop?.({ path: '', keyword, reason }));
+  const reportRoot = (keyword: string, reason: DroppedSchemaKeyword['reason']) => onDrop?.({ path: '', keyword, reason });
+  let start = profile === 'gemini-json-schema' ? schema : normalizeRoot(schema, reportRoot);
+  if (rules === GEMINI_FIELDS_ONLY_RULES && start['properties'] === undefined && (start['anyOf'] ?? start['oneOf']) !== undefined) {
+    // `parameters` must stay one OBJECT, which `type` beside `anyOf` cannot: merge the members instead.
+    const { type: _type, ...union } = start;
+    start = normalizeRoot(union, reportRoot);
+  }
   return transformSchema(start, { ...common, rules });
 }

@@ -5,8 +5,8 @@
  *   `additionalProperties`, drop `default` next to `anyOf`; local `$ref`s are inlined (Gemini's
  *   OpenAPI-style `parameters` has no `$ref`) and `$defs`/`definitions` removed; `type: [X, "null"]`
  *   becomes `{ type: X, nullable: true }` and wider type lists become `anyOf` of single types;
- *   boolean schemas become `{}`. With `geminiSchemaFieldsOnly`, only the fields of Gemini's
- *   `Schema` are kept.
+ *   boolean schemas become `{}`. With `geminiSchemaFieldsOnly`, only what Gemini's
+ *   `parameters` (its OpenAPI-style `Schema`) accepts is kept.
  * - `gemini-json-schema`: today's Gemini CLI for `parametersJsonSchema`: only
  *   `type: [X, "null"]` → `{ type: X, nullable: true }`; `$ref`/`$defs` kept.
  * - `openai-strict`: OpenAI structured-outputs strict mode (see `sanitizeSchema`).
@@ -39,6 +39,11 @@ export type SchemaDropReason =
   | 'false-schema'
   /** A `format` the profile does not support. */
   | 'unsupported-format'
+  /**
+   * A keyword whose value the profile cannot send: a `required` or `propertyOrdering` name that is
+   * not a kept property, a negative or fractional `minItems`, a `type` the API does not know...
+   */
+  | 'invalid-value'
   /** A keyword that could not be merged into its parent (`allOf` members, `oneOf` next to `anyOf`). */
   | 'not-merged'
   /** The root was not an object schema; it was replaced or merged into one. */

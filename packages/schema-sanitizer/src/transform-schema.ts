@@ -7,6 +7,9 @@ import { SchemaSanitizerError } from './schema-sanitizer-error.js';
 
 type Container = Record<string, unknown> | unknown[];
 
+/** How often one node may be inlined and prepared again because `prepare` brought in a `$ref`. */
+const MAX_PREPARE_PASSES = 32;
+
 /** The `$ref`s inlined on the way down to a node (a linked list: cheap to extend, shared by siblings). */
 interface RefChain {
   readonly ref: string;
@@ -130,27 +133,33 @@ export function transformSchema(start: Record<string, unknown>, options: Transfo
     const report = reporter(task.path);
     let src = task.src as Record<string, unknown>;
     let refs = task.refs;
-    if (profile.inlineRefs) {
-      for (let ref = src['$ref']; typeof ref === 'string'; ref = src['$ref']) {
-        const { $ref: _ignored, ...siblings } = src;
-        const target = resolveLocalRef(options.root, ref);
-        if (!isPlainObject(target) && typeof target !== 'boolean') {
-          report('$ref', 'unresolved-ref');
-          src = siblings;
-          break;
+    // `prepare` may bring in a `$ref` (a nullable `anyOf: [{ $ref }, { type: 'null' }]` flattened,
+    // an `allOf` member): inline it and prepare again, bounded like every other ref.
+    for (let pass = 0; ; pass++) {
+      if (profile.inlineRefs) {
+        for (let ref = src['$ref']; typeof ref === 'string'; ref = src['$ref']) {
+          const { $ref: _ignored, ...siblings } = src;
+          const target = resolveLocalRef(options.root, ref);
+          if (!isPlainObject(target) && typeof target !== 'boolean') {
+            report('$ref', 'unresolved-ref');
+            src = siblings;
+            break;
+          }
+          if (countOnChain(refs, ref) >= options.maxRefDepth || inlined >= options.maxInlinedRefs) {
+            report('$ref', 'ref-depth-limit');
+            const description = siblings['description'] ?? (isPlainObject(target) ? target['description'] : undefined);
+            src = typeof description === 'string' ? { description } : {};
+            break;
+          }
+          inlined++;
+          refs = { ref, next: refs };
+          src = isPlainObject(target) ? { ...target, ...siblings } : siblings;
         }
-        if (countOnChain(refs, ref) >= options.maxRefDepth || inlined >= options.maxInlinedRefs) {
-          report('$ref', 'ref-depth-limit');
-          const description = siblings['description'] ?? (isPlainObject(target) ? target['description'] : undefined);
-          src = typeof description === 'string' ? { description } : {};
-          break;
-        }
-        inlined++;
-        refs = { ref, next: refs };
-        src = isPlainObject(target) ? { ...target, ...siblings } : siblings;
       }
+      if (!profile.prepare) break;
+      src = profile.prepare(src, options.root, report);
+      if (!profile.inlineRefs || typeof src['$ref'] !== 'string' || pass >= MAX_PREPARE_PASSES) break;
     }
-    if (profile.prepare) src = profile.prepare(src, options.root, report);
 
     let parent: Container = task.parent;
     let key: string | number = task.key;
