@@ -16,7 +16,7 @@ export type {
   RequestOptions,
 } from './manager-types.js';
 export type { ReadonlyRegistry, RegistryDiff } from './registry.js';
-export { resourceKey } from './build-registry-entries.js';
+export { promptCommandName, qualifiedToolName, resourceKey } from './build-registry-entries.js';
 export type { CallOptions } from './server-session.js';
 export type { ReconnectOptions } from './reconnect-delay.js';
 export type { TransportOptions } from './connect-client.js';

@@ -288,11 +288,22 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const core = this.#core;
     const { manager, ui } = core;
     return {
+      // A registered name, else a tool's qualified `server__tool`, which resolves whichever servers are up.
       findTool: (name) => {
-        const entry = manager.tools.get(name);
+        const entry = manager.tools.resolve(name);
         return entry ? toCallableTool(entry, core.serversByName) : undefined;
       },
       toolNames: () => manager.tools.list().map((tool) => tool.registeredName),
+      unavailableServerOf: (name) => {
+        // The longest configured server name whose qualified prefix `server__` starts the name.
+        let found: { serverName: string; status: string } | undefined;
+        for (const snapshot of manager.listServers()) {
+          const prefix = `${this.adapter.toolNames.normalize(snapshot.name)}__`;
+          if (!name.startsWith(prefix) || (found && found.serverName.length >= snapshot.name.length)) continue;
+          found = { serverName: snapshot.name, status: snapshot.status };
+        }
+        return found && found.status !== McpServerStatus.CONNECTED ? found : undefined;
+      },
       validator: new ToolArgumentValidator(),
       policy: new ConfirmationPolicy({
         interactive: () => ui.confirm !== undefined,
