@@ -1,7 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
-import type { HostToolDefinition, ModelAdapter, ModelToolCall, UiHooks } from '@toolhost/contract';
-import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions } from '@toolhost/discovery';
+import { escapeControlText, type HostToolDefinition, type ModelAdapter, type ModelToolCall, type UiHooks } from '@toolhost/contract';
+import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions, type StderrEvent } from '@toolhost/discovery';
 import { createClientFeatures, RootsController, type ProjectFolder, type TraceContext } from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
@@ -108,9 +108,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       clientInfo: this.#clientInfo,
       toolNamePolicy: this.adapter.toolNames,
       transportOptions: (serverName) => {
-        const transportOptions = auth.transportOptions(serverName);
         const maxMessageBytes = options.limits?.maxMessageBytes;
-        return maxMessageBytes === undefined ? transportOptions : { ...transportOptions, maxMessageBytes };
+        const stderrLinesPerSecond = options.limits?.stderrLinesPerSecond;
+        return {
+          ...auth.transportOptions(serverName),
+          ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+          ...(stderrLinesPerSecond === undefined ? {} : { stderrLinesPerSecond }),
+          onStderr: (event) => emitStderr(events, serverName, event),
+        };
       },
       createClient: (serverName) => this.#createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
@@ -321,6 +326,20 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       newToolCallId: () => `toolcall-${(this.#callCounter += 1)}`,
     };
   }
+}
+
+/** Longest stderr line of a `server-stderr` event, before escaping. */
+const MAX_STDERR_EVENT_LINE = 1000;
+
+/** One stderr event of a stdio server as a `server-stderr` host event (only when someone listens). */
+function emitStderr(events: HostEventEmitter, serverName: string, event: StderrEvent): void {
+  if (!events.has('server-stderr')) return;
+  events.emit(
+    'server-stderr',
+    event.kind === 'line'
+      ? { serverName, kind: 'line', line: escapeControlText(event.line, { maxLength: MAX_STDERR_EVENT_LINE }) }
+      : { serverName, kind: 'dropped', droppedLines: event.count },
+  );
 }
 
 /** Re-emit discovery's events as host events. */
