@@ -1,5 +1,5 @@
 import type { LoadedServer } from '@toolhost/config';
-import { DEFAULT_PROBE_TIMEOUT_MS, McpServerStatus, probeServer, type TransportOptions } from '@toolhost/discovery';
+import { DEFAULT_PROBE_TIMEOUT_MS, McpServerStatus, probeServer, type StderrEvent, type TransportOptions } from '@toolhost/discovery';
 import { createAuthProvider, type TokenStore } from '@toolhost/oauth';
 import { usesOAuthSignIn } from './auth-status-rows.js';
 import type { ServerConnectionCheck, ServerConnectionResult } from './server-status.js';
@@ -17,6 +17,11 @@ export interface ProbeConnectionCheckOptions {
    * (`toolhost --app-dir .gemini mcp auth`). @default 'toolhost mcp auth'
    */
   readonly authCommand?: string;
+  /**
+   * Called with each stderr line of a probed stdio server (raw: escape it before printing), at
+   * most 100 a second per server, the rest as a `dropped` count; `--debug` prints them.
+   */
+  readonly onStderr?: (serverName: string, event: StderrEvent) => void;
 }
 
 /** How long a probed stdio server gets to exit after stdin is closed, then after SIGTERM. */
@@ -39,6 +44,7 @@ export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions)
       // A probe has nothing to save: a stdio server that ignores the end of stdin is stopped sooner.
       closeGraceMs: PROBE_CLOSE_GRACE_MS,
       ...(options.env ? { env: options.env } : {}),
+      ...(options.onStderr ? { onStderr: (event: StderrEvent) => options.onStderr?.(server.name, event) } : {}),
       ...(await authOptions(server, options.tokenStore, authCommand)),
     };
     const result = await probeServer(server.name, server.config, {

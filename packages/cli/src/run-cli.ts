@@ -32,20 +32,27 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
       `settings folder name under the home and project folders (e.g. .gemini); default: $${APP_DIR_ENV_VAR}, else ${DEFAULT_APP_DIR}`,
       getAppDirFromEnv(resolved.env) ?? DEFAULT_APP_DIR,
     )
+    .addHelpText(
+      'after',
+      '\nGlobal option:\n  --debug  print what stdio servers write to stderr while a command connects to them\n           (escaped, as "[DEBUG] [MCP STDERR (<server>)]: <line>")\n',
+    )
     .exitOverride()
     .configureOutput({
       writeOut: (text) => resolved.stdout(text),
       writeErr: (text) => resolved.stderr(text),
       outputError: () => undefined,
     });
+  // `--debug` before the command is toolhost's; after `mcp add <name> <command>` it belongs to the server.
+  const { debug, rest } = takeLeadingDebug(argv);
   // Everything after `--` goes to the server untouched, so it is kept away from the option parser.
-  const mcpIndex = argv.indexOf('mcp');
-  const separator = argv[mcpIndex + 1] === 'add' && mcpIndex >= 0 ? argv.indexOf('--') : -1;
-  const parsed = separator < 0 ? [...argv] : argv.slice(0, separator);
+  const mcpIndex = rest.indexOf('mcp');
+  const separator = rest[mcpIndex + 1] === 'add' && mcpIndex >= 0 ? rest.indexOf('--') : -1;
+  const parsed = separator < 0 ? [...rest] : rest.slice(0, separator);
   const appDir = (): string => program.opts<{ appDir: string }>().appDir;
   const context: CommandContext = {
     io: resolved,
-    serverArgsAfterSeparator: separator < 0 ? [] : argv.slice(separator + 1),
+    serverArgsAfterSeparator: separator < 0 ? [] : rest.slice(separator + 1),
+    debug,
     location: () => settingsLocation(resolved, appDir()),
     command: (command) => formatToolhostCommand(command, appDir()),
     tokenStore: () => new FileTokenStore({ appDir: appDir(), homeDir: resolved.homeDir, env: resolved.env }),
@@ -74,6 +81,28 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     resolved.stderr(`${describeFailure(error, context)}\n`);
     return 1;
   }
+}
+
+/**
+ * Removes `--debug` from the options before the command word (`toolhost --debug mcp list`),
+ * skipping the value of `--app-dir`. A later `--debug` is left where it is: an option of the
+ * command (`mcp list --debug`), or an argument of the server on an `mcp add` line.
+ */
+function takeLeadingDebug(argv: readonly string[]): { debug: boolean; rest: string[] } {
+  const rest: string[] = [];
+  let debug = false;
+  let index = 0;
+  for (; index < argv.length; index++) {
+    const arg = argv[index] ?? '';
+    if (arg === '--debug') {
+      debug = true;
+      continue;
+    }
+    if (!arg.startsWith('-') || arg === '--') break;
+    rest.push(arg);
+    if (arg === '--app-dir' && index + 1 < argv.length) rest.push(argv[++index] ?? '');
+  }
+  return { debug, rest: [...rest, ...argv.slice(index)] };
 }
 
 function describeFailure(error: unknown, context: CommandContext): string {

@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import { ConfigError } from './config-error.js';
 import { setJsoncProperty } from './edit-jsonc.js';
 import { editTextFile } from './edit-text-file.js';
@@ -42,7 +43,13 @@ export async function addServer(options: AddServerOptions): Promise<AddServerRes
   });
 }
 
-/** Throws `INVALID_SERVER_NAME` for an empty name or a reserved key. */
+/**
+ * Throws `INVALID_SERVER_NAME` for a name a new entry cannot get: empty, a reserved key, or one
+ * the tool naming cannot carry unchanged. A server name must use only letters, digits, `_`, `.`
+ * and `-`, and must neither contain `__` nor end with `_`, so that `serverName__toolName` stays
+ * readable and maps back to one server (`a__b` with tool `c` and `a` with tool `b__c` would both
+ * give `a__b__c`).
+ */
 export function assertServerName(name: string): void {
   if (name.trim() === '' || FORBIDDEN_KEYS.has(name)) {
     throw new ConfigError({
@@ -54,6 +61,57 @@ export function assertServerName(name: string): void {
           : `"${name}" cannot be used as a server name. Choose another name.`,
     });
   }
+  const problem = !SERVER_NAME_CHARACTERS.test(name)
+    ? 'it may use only letters, digits, "_", "." and "-"'
+    : name.includes('__')
+      ? 'it cannot contain "__"'
+      : name.endsWith('_')
+        ? 'it cannot end with "_"'
+        : undefined;
+  if (problem !== undefined) {
+    const suggestion = suggestServerName(name);
+    throw new ConfigError({
+      code: 'INVALID_SERVER_NAME',
+      serverName: name,
+      message: `"${escapeControlText(name, { maxLength: 100 })}" cannot be used as a server name: ${problem}, so that its tools can be named "<server>__<tool>" unambiguously.${suggestion ? ` Use a name such as "${suggestion}".` : ' Choose a name such as "github".'}`,
+    });
+  }
+}
+
+const SERVER_NAME_CHARACTERS = /^[A-Za-z0-9_.-]+$/;
+
+function suggestServerName(name: string): string | undefined {
+  const suggestion = name
+    .trim()
+    .replace(/[^A-Za-z0-9_.-]+/g, '-')
+    .replace(/_{2,}/g, '_')
+    .replace(/^-+|[-_]+$/g, '');
+  return suggestion !== '' && !FORBIDDEN_KEYS.has(suggestion) ? suggestion : undefined;
+}
+
+/** A `$VAR` or `${VAR}` reference: such a URL is only known once the settings are loaded. */
+const ENV_REFERENCE = /\$\{?[A-Za-z_]/;
+
+/**
+ * Why `value` is not a URL an MCP client can reach (`undefined` when it is one): it must parse,
+ * use `http:` or `https:` and name a host. A value with `$VAR` references is not checked here:
+ * it is expanded when the settings are loaded.
+ */
+export function describeInvalidServerUrl(value: string): string | undefined {
+  if (ENV_REFERENCE.test(value)) return undefined;
+  // eslint-disable-next-line no-control-regex -- control characters are what is looked for
+  if (/[\s\u0000-\u001f\u007f]/.test(value)) return 'it contains spaces or control characters';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    if (/^[a-z][a-z0-9+.-]*:\/\/(?:[/?#]|$)/i.test(value)) return 'it has no host (write it as "https://host/path")';
+    return /^[a-z][a-z0-9+.-]*:/i.test(value) ? 'it is not a valid URL' : 'it is not a URL (it has no "https://" or "http://")';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `its scheme is "${url.protocol.slice(0, -1)}", not http or https`;
+  // The WHATWG parser forgives `https:host` and `https:///host`; a settings entry should not rely on it.
+  if (url.hostname === '' || !/^https?:\/\/[^/?#]/i.test(value)) return 'it has no host (write it as "https://host/path")';
+  return undefined;
 }
 
 function checkEntry(name: string, config: McpServerConfig, filePath: string): void {
@@ -72,6 +130,20 @@ function checkEntry(name: string, config: McpServerConfig, filePath: string): vo
       serverName: name,
       message: `${path}: ${issue?.message ?? 'invalid entry'}. Fix the value; ${filePath} was not changed.`,
     });
+  }
+  for (const field of ['httpUrl', 'url'] as const) {
+    const value = config[field];
+    const problem = value ? describeInvalidServerUrl(value) : undefined;
+    if (value && problem) {
+      const path = formatJsonPath(['mcpServers', name, field]);
+      throw new ConfigError({
+        code: 'INVALID_VALUE',
+        filePath,
+        jsonPath: path,
+        serverName: name,
+        message: `${path}: "${escapeControlText(value, { maxLength: 200 })}" cannot be used: ${problem}. Give the server's full URL, such as "https://example.com/mcp"; ${filePath} was not changed.`,
+      });
+    }
   }
   if (!config.command && !config.url && !config.httpUrl) {
     throw new ConfigError({

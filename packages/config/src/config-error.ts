@@ -24,7 +24,8 @@ const CONFIG_ERROR_CODES = [
  * - `INVALID_TYPE`: a value has the wrong JSON type, e.g. `args` is a string instead of a list of strings.
  * - `INVALID_VALUE`: a value has the right type but is not allowed, e.g. a negative `timeout` or an unknown `type`.
  * - `MISSING_TRANSPORT`: a server entry has none of `command`, `url` or `httpUrl`.
- * - `INVALID_SERVER_NAME`: a server name is empty or one of the reserved keys `__proto__`, `constructor`, `prototype`.
+ * - `INVALID_SERVER_NAME`: a server name is empty or one of the reserved keys `__proto__`, `constructor`, `prototype`;
+ *   `addServer` also refuses a name with characters other than letters, digits, `_`, `.`, `-`, with `__`, or ending in `_`.
  * - `SERVER_NOT_FOUND`: no server with this name is configured (in the scope that was asked for).
  * - `SERVER_BLOCKED`: the server is blocked (by `mcp.allowed`, `mcp.excluded`, or an untrusted project folder), so it cannot be enabled.
  * - `FOLDER_NOT_FOUND`: a folder to trust or untrust does not exist (or is not a folder).

@@ -87,6 +87,21 @@ describe('addServer and removeServer', () => {
     expect(await readFile(projectFile(), 'utf8')).toBe(original);
   });
 
+  it('refuses an unusable URL or server name before writing, naming the field', async () => {
+    const original = '{\n  // keep\n  "mcpServers": {}\n}\n';
+    await put(projectFile(), original);
+    const add = (name: string, config: Record<string, unknown>) => addServer({ ...location(), scope: 'project', name, config });
+    const noHost = await expectCode(add('web', { httpUrl: 'https://' }), 'INVALID_VALUE');
+    expect(noHost).toMatchObject({ jsonPath: 'mcpServers.web.httpUrl', serverName: 'web', filePath: projectFile() });
+    await expectCode(add('web', { url: 'file:///etc/passwd', type: 'http' }), 'INVALID_VALUE');
+    await expectCode(add('web', { url: 'https://a b' }), 'INVALID_VALUE');
+    await expectCode(add('web', { url: 'https:example.com' }), 'INVALID_VALUE');
+    for (const name of ['a b', 'a/b', 'a__b', 'a_', 'é']) await expectCode(add(name, { command: 'x' }), 'INVALID_SERVER_NAME');
+    expect(await readFile(projectFile(), 'utf8')).toBe(original);
+    await add('ok', { url: 'https://${HOST}/mcp', type: 'http' });
+    await add('ok2', { httpUrl: 'http://[::1]:3000/mcp' });
+  });
+
   it('refuses to edit a malformed, wrongly typed or unreadable file', async () => {
     await put(projectFile(), '{ "mcpServers": { ');
     const malformed = await expectCode(

@@ -18,8 +18,9 @@ export const ERROR_CODES = {
   INVALID_VALUE: 'A settings value has the right type but is not allowed, such as a negative `timeout`.',
   /** A server entry has none of `command`, `url` or `httpUrl`. */
   MISSING_TRANSPORT: 'A server entry has none of `command`, `url` or `httpUrl`, so there is nothing to connect to.',
-  /** A server name is empty or a reserved key (`__proto__`, `constructor`, `prototype`). */
-  INVALID_SERVER_NAME: 'A server name is empty or a reserved key (`__proto__`, `constructor`, `prototype`).',
+  /** A server name is empty or a reserved key, or (when adding a server) not made of letters, digits, `_`, `.`, `-` without `__`. */
+  INVALID_SERVER_NAME:
+    'A server name is empty or a reserved key (`__proto__`, `constructor`, `prototype`); a server being added must also use only letters, digits, `_`, `.` and `-`, without `__` or a trailing `_`.',
   /** A server entry's settings cannot be used for what was asked (an invalid URL, a bad OAuth setting). */
   INVALID_CONFIG: "A server entry's settings cannot be used for what was asked (an invalid URL, a bad OAuth setting).",
   /** Options passed to a toolhost function or class are inconsistent or incomplete. */

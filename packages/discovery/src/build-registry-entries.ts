@@ -1,5 +1,5 @@
 import type { ToolNamePolicy } from '@toolhost/contract';
-import { assignToolNames } from '@toolhost/schema-sanitizer';
+import { assignToolNames, generateValidName } from '@toolhost/schema-sanitizer';
 import type { ServerOfferings } from './discover-server.js';
 import type { RegisteredPrompt, RegisteredResource, RegisteredResourceTemplate, RegisteredTool } from './manager-types.js';
 
@@ -45,10 +45,13 @@ export function buildRegistryEntries(servers: readonly ConnectedOfferings[], opt
   ).names;
   tools.forEach(({ serverName, tool }, index) => {
     const registeredName = toolNames[index]?.registeredName ?? tool.name;
-    entries.tools.push({ registeredName, serverName, originalName: tool.name, tool });
+    const qualifiedName = qualifiedToolName(serverName, tool.name, options.policy);
+    entries.tools.push({ registeredName, serverName, originalName: tool.name, qualifiedName, tool });
   });
   const prompts = servers.flatMap(({ serverName, offerings }) => uniqueByName(offerings.prompts).map((prompt) => ({ serverName, prompt })));
-  const promptNames = assignToolNames(prompts.map(({ serverName, prompt }) => ({ serverName, toolName: prompt.name }))).names;
+  const promptNames = assignToolNames(
+    prompts.map(({ serverName, prompt }) => ({ serverName, toolName: promptCommandName(prompt.name) })),
+  ).names;
   prompts.forEach(({ serverName, prompt }, index) => {
     const registeredName = promptNames[index]?.registeredName ?? prompt.name;
     entries.prompts.push({ registeredName, serverName, originalName: prompt.name, prompt });
@@ -62,6 +65,26 @@ export function buildRegistryEntries(servers: readonly ConnectedOfferings[], opt
     }
   }
   return entries;
+}
+
+/**
+ * The qualified name of a tool, `serverName__toolName` made valid under `policy`: the name a
+ * later server's tool gets when the bare name is taken, and the alias every tool keeps.
+ *
+ * @example
+ * qualifiedToolName('github', 'search'); // 'github__search'
+ */
+export function qualifiedToolName(serverName: string, toolName: string, policy?: ToolNamePolicy): string {
+  return generateValidName(`${serverName}__${toolName}`, policy);
+}
+
+/**
+ * The slash-command form of a prompt name, as in Gemini CLI: trimmed, and every run of
+ * whitespace replaced by `-` (`' Prompt  Name '` → `Prompt-Name`). Tool naming then applies
+ * (other characters outside `a-z A-Z 0-9 _ . -` become `_`, conflicts get `serverName__`).
+ */
+export function promptCommandName(name: string): string {
+  return name.trim().replace(/\s+/g, '-');
 }
 
 /** A server listing the same name twice can only be called once: the first definition wins. */

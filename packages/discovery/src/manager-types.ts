@@ -95,6 +95,13 @@ export interface RegisteredTool {
   serverName: string;
   /** Its name on the server, used for `tools/call`. */
   originalName: string;
+  /**
+   * `serverName__originalName`, made valid under the naming policy: a second name the tool can
+   * always be called by (`tools.resolve`, `callTool`), whether it is registered under its bare
+   * name or not, and whichever other servers are up. Remember this one; the registered name of a
+   * tool that several servers offer changes when one of them goes away.
+   */
+  qualifiedName: string;
   /** The tool definition as the server listed it. */
   tool: Tool;
 }

@@ -150,7 +150,9 @@ export class McpServerManager {
    * to the SDK, so aborting sends `notifications/cancelled`. Fails at once with
    * `CONNECTION_CLOSED` if the server goes away during the call.
    *
-   * @param registeredName the name from {@link McpServerManager.tools}
+   * @param registeredName the name from {@link McpServerManager.tools}, or the tool's qualified
+   * `serverName__toolName` (its `qualifiedName`), which works whether the tool is registered under
+   * its bare name or not
    */
   async callTool(registeredName: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     const entry = this.#lookup(this.#registries.tools, registeredName, 'tool');
@@ -218,7 +220,7 @@ export class McpServerManager {
 
   #lookup<E extends { serverName: string }>(registry: ReadonlyRegistry<E>, name: string, kind: 'tool' | 'prompt'): E {
     if (this.#closed) throw this.#closedError();
-    const entry = registry.get(name);
+    const entry = registry.resolve(name);
     if (entry) return entry;
     throw new DiscoveryError({
       code: kind === 'tool' ? 'TOOL_NOT_FOUND' : 'PROMPT_NOT_FOUND',

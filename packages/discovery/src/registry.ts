@@ -12,6 +12,12 @@ export interface RegistryDiff<E> {
 export interface ReadonlyRegistry<E> {
   /** The entry registered under `key` (a registered name, or `serverName + uri` for resources). */
   get(key: string): E | undefined;
+  /**
+   * The entry registered under `name`, else the one whose alias `name` is: for tools the
+   * qualified `serverName__toolName` (see `RegisteredTool.qualifiedName`), which resolves whether
+   * the tool is registered under its bare name or not. A registered name always wins over an alias.
+   */
+  resolve(name: string): E | undefined;
   /** Whether something is registered under `key`. */
   has(key: string): boolean;
   /** Every entry, servers in settings order, each server's entries in the server's order. */
@@ -28,15 +34,25 @@ export interface ReadonlyRegistry<E> {
  */
 export class Registry<E extends { serverName: string }> implements ReadonlyRegistry<E> {
   #entries = new Map<string, E>();
+  #aliases = new Map<string, E>();
   readonly #keyOf: (entry: E) => string;
+  readonly #aliasOf: ((entry: E) => string | undefined) | undefined;
 
-  /** Create an empty registry; `keyOf` gives each entry's unique key. */
-  constructor(keyOf: (entry: E) => string) {
+  /**
+   * Create an empty registry; `keyOf` gives each entry's unique key, `aliasOf` (optional) a
+   * second name it can be found under with {@link Registry.resolve}.
+   */
+  constructor(keyOf: (entry: E) => string, aliasOf?: (entry: E) => string | undefined) {
     this.#keyOf = keyOf;
+    this.#aliasOf = aliasOf;
   }
 
   get(key: string): E | undefined {
     return this.#entries.get(key);
+  }
+
+  resolve(name: string): E | undefined {
+    return this.#entries.get(name) ?? this.#aliases.get(name);
   }
 
   has(key: string): boolean {
@@ -67,6 +83,13 @@ export class Registry<E extends { serverName: string }> implements ReadonlyRegis
     }
     for (const [key, entry] of this.#entries) if (!next.has(key)) diff.removed.push(entry);
     this.#entries = next;
+    // An alias never hides a registered name; two entries with the same alias: the first (settings order) keeps it.
+    const aliases = new Map<string, E>();
+    for (const entry of entries) {
+      const alias = this.#aliasOf?.(entry);
+      if (alias !== undefined && !next.has(alias) && !aliases.has(alias)) aliases.set(alias, entry);
+    }
+    this.#aliases = aliases;
     return diff;
   }
 }

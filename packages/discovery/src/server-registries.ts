@@ -12,7 +12,10 @@ import type { TypedEmitter } from './typed-emitter.js';
 /** The four registries of a manager, rebuilt together and announced through its events. */
 export class ServerRegistries {
   /** Tools by registered name. */
-  readonly tools = new Registry<RegisteredTool>((entry) => entry.registeredName);
+  readonly tools = new Registry<RegisteredTool>(
+    (entry) => entry.registeredName,
+    (entry) => entry.qualifiedName,
+  );
   /** Prompts by registered name. */
   readonly prompts = new Registry<RegisteredPrompt>((entry) => entry.registeredName);
   /** Resources by `resourceKey(serverName, uri)`. */

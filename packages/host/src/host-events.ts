@@ -67,9 +67,36 @@ export interface HostEvents {
     /** The URI that changed (may be a sub-resource of a subscribed URI). */
     readonly uri: string;
   };
+  /**
+   * A stdio server wrote a line to its stderr (Gemini CLI shows these in debug mode), or lines
+   * were dropped because it wrote more than `limits.stderrLinesPerSecond` (default 100) a second.
+   * `line` is escaped with `escapeControlText` (no control characters) and at most 1000
+   * characters before escaping, so it is safe to print. The last lines are also kept in
+   * `host.servers.status()` (`stderrTail`) whether anyone listens or not.
+   */
+  'server-stderr': ServerStderrEvent;
   /** Something the host could not do as configured (see {@link HostWarning}). */
   warning: HostWarning;
 }
+
+/** Payload of the `server-stderr` event: one stderr line of a stdio server, or a count of dropped lines. */
+export type ServerStderrEvent =
+  | {
+      /** The server that wrote it. */
+      readonly serverName: string;
+      /** A line. */
+      readonly kind: 'line';
+      /** The line, escaped (safe to print) and cut at 1000 characters with `…`. */
+      readonly line: string;
+    }
+  | {
+      /** The server that wrote them. */
+      readonly serverName: string;
+      /** Lines were dropped. */
+      readonly kind: 'dropped';
+      /** How many lines of the last second were not delivered. */
+      readonly droppedLines: number;
+    };
 
 /** A listener of one host event. */
 type HostEventListener<K extends keyof HostEvents> = (payload: HostEvents[K]) => void;

@@ -39,6 +39,11 @@ export interface HostLimits {
    * one is always delivered. @default 100
    */
   readonly progressIntervalMs?: number;
+  /**
+   * Lines of a stdio server's stderr delivered as `server-stderr` events per second, per server;
+   * the excess is reported as one `dropped` event per second. @default 100
+   */
+  readonly stderrLinesPerSecond?: number;
 }
 
 /** Options of `McpToolHost.create`. Every field is optional. */

@@ -8,7 +8,7 @@ export type { ToolCallResult } from './tool-call/run-tool-call.js';
 export type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 export { HostError } from './host-error.js';
 export type { HostErrorCode, HostErrorOptions } from './host-error.js';
-export type { HostEvents, HostWarning, LogLevel } from './host-events.js';
+export type { HostEvents, HostWarning, LogLevel, ServerStderrEvent } from './host-events.js';
 // The groups of McpToolHost and what their methods take and return.
 export type { HostServers, RequestOptions, ServerInstructions } from './host-servers.js';
 export type { HostStatus, ServerStatusView, FormatStatusOptions } from './host-status.js';

@@ -1,8 +1,8 @@
 import type { Client } from '@modelcontextprotocol/client';
 import { formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
-import type { HostToolDefinition, ModelAdapter, ModelToolCall, UiHooks } from '@toolhost/contract';
-import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions } from '@toolhost/discovery';
+import { escapeControlText, type HostToolDefinition, type ModelAdapter, type ModelToolCall, type UiHooks } from '@toolhost/contract';
+import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions, type StderrEvent } from '@toolhost/discovery';
 import { createClientFeatures, RootsController, type ProjectFolder, type TraceContext } from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
@@ -110,9 +110,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       clientInfo: this.#clientInfo,
       toolNamePolicy: this.adapter.toolNames,
       transportOptions: (serverName) => {
-        const transportOptions = auth.transportOptions(serverName);
         const maxMessageBytes = options.limits?.maxMessageBytes;
-        return maxMessageBytes === undefined ? transportOptions : { ...transportOptions, maxMessageBytes };
+        const stderrLinesPerSecond = options.limits?.stderrLinesPerSecond;
+        return {
+          ...auth.transportOptions(serverName),
+          ...(maxMessageBytes === undefined ? {} : { maxMessageBytes }),
+          ...(stderrLinesPerSecond === undefined ? {} : { stderrLinesPerSecond }),
+          onStderr: (event) => emitStderr(events, serverName, event),
+        };
       },
       createClient: (serverName) => this.#createClient(serverName),
       ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
@@ -293,11 +298,22 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const core = this.#core;
     const { manager, ui } = core;
     return {
+      // A registered name, else a tool's qualified `server__tool`, which resolves whichever servers are up.
       findTool: (name) => {
-        const entry = manager.tools.get(name);
+        const entry = manager.tools.resolve(name);
         return entry ? toCallableTool(entry, core.serversByName) : undefined;
       },
       toolNames: () => manager.tools.list().map((tool) => tool.registeredName),
+      unavailableServerOf: (name) => {
+        // The longest configured server name whose qualified prefix `server__` starts the name.
+        let found: { serverName: string; status: string } | undefined;
+        for (const snapshot of manager.listServers()) {
+          const prefix = `${this.adapter.toolNames.normalize(snapshot.name)}__`;
+          if (!name.startsWith(prefix) || (found && found.serverName.length >= snapshot.name.length)) continue;
+          found = { serverName: snapshot.name, status: snapshot.status };
+        }
+        return found && found.status !== McpServerStatus.CONNECTED ? found : undefined;
+      },
       validator: new ToolArgumentValidator(),
       policy: new ConfirmationPolicy({
         interactive: () => ui.confirm !== undefined,
@@ -315,6 +331,20 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       newToolCallId: () => `toolcall-${(this.#callCounter += 1)}`,
     };
   }
+}
+
+/** Longest stderr line of a `server-stderr` event, before escaping. */
+const MAX_STDERR_EVENT_LINE = 1000;
+
+/** One stderr event of a stdio server as a `server-stderr` host event (only when someone listens). */
+function emitStderr(events: HostEventEmitter, serverName: string, event: StderrEvent): void {
+  if (!events.has('server-stderr')) return;
+  events.emit(
+    'server-stderr',
+    event.kind === 'line'
+      ? { serverName, kind: 'line', line: escapeControlText(event.line, { maxLength: MAX_STDERR_EVENT_LINE }) }
+      : { serverName, kind: 'dropped', droppedLines: event.count },
+  );
 }
 
 /** Re-emit discovery's events as host events. */

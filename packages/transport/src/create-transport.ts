@@ -115,6 +115,8 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
     env,
     ...(config.cwd !== undefined ? { cwd: config.cwd } : {}),
     ...(options.stderrLines !== undefined ? { stderrLines: options.stderrLines } : {}),
+    ...(options.onStderr ? { onStderr: options.onStderr } : {}),
+    ...(options.stderrLinesPerSecond !== undefined ? { stderrLinesPerSecond: options.stderrLinesPerSecond } : {}),
     ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
     ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
   });

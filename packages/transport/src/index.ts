@@ -16,6 +16,8 @@ export {
 } from './sanitize-environment.js';
 export type { SanitizeEnvironmentOptions } from './sanitize-environment.js';
 export { StderrBuffer, DEFAULT_STDERR_LINES } from './stderr-buffer.js';
+export { StderrStream, DEFAULT_STDERR_LINES_PER_SECOND } from './stderr-stream.js';
+export type { StderrEvent, StderrStreamOptions } from './stderr-stream.js';
 export { StdioTransport, DEFAULT_CLOSE_GRACE_MS } from './stdio-transport.js';
 export type { StdioTransportOptions } from './stdio-transport.js';
 export { StreamableHttpSessionTransport, DEFAULT_SESSION_DELETE_TIMEOUT_MS } from './streamable-http-session-transport.js';

@@ -4,6 +4,7 @@ import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { LineReader } from './line-reader.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, errorAnswers, messageTooLarge } from './message-limits.js';
 import { StderrBuffer } from './stderr-buffer.js';
+import { StderrStream, type StderrEvent } from './stderr-stream.js';
 import { TransportError } from './transport-error.js';
 
 /** Default wait after closing stdin, and again after SIGTERM, before the next step. */
@@ -23,6 +24,14 @@ export interface StdioTransportOptions {
   env: Record<string, string>;
   /** Lines of stderr kept. @default 100 */
   stderrLines?: number;
+  /**
+   * Called with every line the child writes to stderr, as it comes, at most
+   * `stderrLinesPerSecond` lines a second (the excess is reported as a `dropped` count). The
+   * lines are raw server text: escape them before printing.
+   */
+  onStderr?: (event: StderrEvent) => void;
+  /** Rate bound of `onStderr`. @default 100 */
+  stderrLinesPerSecond?: number;
   /** Wait after closing stdin, and after SIGTERM, before escalating. @default 2000 */
   closeGraceMs?: number;
   /**
@@ -38,7 +47,7 @@ const USE_PROCESS_GROUPS = process.platform !== 'win32';
 
 /**
  * An MCP client transport over a child process's stdin/stdout. stderr is always piped into
- * `stderr` (never printed). On POSIX the child is started in its own process group (and
+ * `stderr` (never printed), and streamed to `onStderr` when it is given. On POSIX the child is started in its own process group (and
  * session), so that `close()` reaches whatever it started too (`npx`, shell wrappers...).
  * `close()` ends stdin, then sends SIGTERM, then SIGKILL, to the whole group, waiting
  * `closeGraceMs` between steps for the group to empty, and resolves once it has, or after
@@ -56,6 +65,7 @@ export class StdioTransport implements Transport {
   readonly stderr: StderrBuffer;
   readonly #options: StdioTransportOptions;
   readonly #lines: LineReader;
+  readonly #stderrStream: StderrStream | undefined;
   /** Ids of the requests sent and not answered yet. */
   readonly #outstanding = new Set<string | number>();
   #child: ChildProcess | undefined;
@@ -66,6 +76,11 @@ export class StdioTransport implements Transport {
   constructor(options: StdioTransportOptions) {
     this.#options = options;
     this.stderr = new StderrBuffer(options.stderrLines);
+    if (options.onStderr) {
+      const stream = new StderrStream({ listener: options.onStderr, maxLinesPerSecond: options.stderrLinesPerSecond });
+      this.stderr.onLine((line) => stream.line(line));
+      this.#stderrStream = stream;
+    }
     this.#lines = new LineReader(options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   }
 
@@ -96,6 +111,7 @@ export class StdioTransport implements Transport {
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => this.stderr.write(chunk));
     child.stderr?.on('end', () => this.stderr.flush());
+    child.stderr?.once('close', () => this.#stderrStream?.end());
     child.stdout?.on('data', (chunk: Buffer) => this.#read(chunk));
     child.stdout?.on('error', (error) => this.onerror?.(error));
     child.stdin?.on('error', (error) => this.onerror?.(error));

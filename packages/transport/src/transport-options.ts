@@ -3,6 +3,7 @@ import type { AuthChallenge } from './create-http-fetch.js';
 import type { TransportKind } from './resolve-transport-kind.js';
 import type { SanitizeEnvironmentOptions } from './sanitize-environment.js';
 import type { StderrBuffer } from './stderr-buffer.js';
+import type { StderrEvent } from './stderr-stream.js';
 
 /** Options of `createTransport` (and, through it, `connectTransport`). */
 export interface TransportOptions {
@@ -20,6 +21,15 @@ export interface TransportOptions {
   requestInit?: RequestInit;
   /** Lines of stdio stderr kept for diagnostics. @default 100 */
   stderrLines?: number;
+  /**
+   * Called with every line a stdio server writes to stderr, as it comes (Gemini CLI's debug mode
+   * logs them), at most `stderrLinesPerSecond` a second: the excess is reported as one `dropped`
+   * count per second. Lines are raw server text, at most 4096 characters: escape them before
+   * printing. Ignored for remote servers.
+   */
+  onStderr?: (event: StderrEvent) => void;
+  /** Rate bound of `onStderr`, in lines per second. @default 100 */
+  stderrLinesPerSecond?: number;
   /** Wait after closing stdin, and after SIGTERM, before escalating. @default 2000 */
   closeGraceMs?: number;
   /** Time allowed for the Streamable HTTP session DELETE on close. @default 2000 */

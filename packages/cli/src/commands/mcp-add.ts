@@ -1,4 +1,5 @@
 import { Option, type Command } from 'commander';
+import { escapeControlText } from '@toolhost/contract';
 import { addServer, getFolderTrust, TRANSPORT_TYPES, type McpTransportType } from '@toolhost/config';
 import { buildServerEntry } from '../build-server-entry.js';
 import { CliError } from '../cli-error.js';
@@ -6,6 +7,23 @@ import { trustCommand } from '../cli-io.js';
 import type { CommandContext } from './command-context.js';
 
 const collect = (value: string, previous: string[] | undefined): string[] => [...(previous ?? []), value];
+
+/**
+ * The transport of `mcp add` without `-t`: `http` for an `http://` or `https://` URL, as in Qwen
+ * Code; `stdio` otherwise. Another `scheme://` is refused, since it would be stored as a command
+ * that fails to start.
+ */
+function detectTransport(commandOrUrl: string): McpTransportType {
+  if (/^https?:\/\//i.test(commandOrUrl)) return 'http';
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(commandOrUrl)?.[1];
+  if (scheme !== undefined) {
+    throw new CliError({
+      code: 'USAGE',
+      message: `"${escapeControlText(commandOrUrl, { maxLength: 200 })}" looks like a URL, but MCP servers are reached over http:// or https:// only. Give an http(s) URL, or a command to start (with --transport stdio).`,
+    });
+  }
+  return 'stdio';
+}
 
 /** Registers `mcp add [options] <name> <commandOrUrl> [args...]`. */
 export function registerMcpAdd(mcp: Command, context: CommandContext): void {
@@ -16,7 +34,11 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
     .argument('[commandOrUrl]', 'command to start (stdio) or URL (sse, http); may also follow --')
     .argument('[args...]', 'arguments of the command; put them after -- when they start with -')
     .addOption(new Option('-s, --scope <scope>', 'configuration scope').choices(['user', 'project']).default('project'))
-    .addOption(new Option('-t, --transport <transport>', 'transport type (default: "stdio")').choices(TRANSPORT_TYPES))
+    .addOption(
+      new Option('-t, --transport <transport>', 'transport type (default: "http" for an http(s):// URL, else "stdio")').choices(
+        TRANSPORT_TYPES,
+      ),
+    )
     .addOption(new Option('--type <transport>', 'alias of --transport').choices(TRANSPORT_TYPES).hideHelp())
     .option('-e, --env <KEY=value>', 'environment variable of a stdio server (repeatable)', collect)
     .option('-H, --header <"Name: value">', 'HTTP header of an sse or http server (repeatable)', collect)
@@ -32,7 +54,7 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
         given === undefined ? context.serverArgsAfterSeparator : [given, ...args, ...context.serverArgsAfterSeparator];
       if (commandOrUrl === undefined) throw new CliError({ code: 'USAGE', message: "missing required argument 'commandOrUrl'" });
       const config = buildServerEntry({
-        transport: (options['transport'] ?? options['type'] ?? 'stdio') as McpTransportType,
+        transport: (options['transport'] ?? options['type'] ?? detectTransport(commandOrUrl)) as McpTransportType,
         commandOrUrl,
         args: serverArgs,
         env: (options['env'] as string[] | undefined) ?? [],

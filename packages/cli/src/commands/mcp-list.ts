@@ -3,7 +3,7 @@ import { loadSettings } from '@toolhost/config';
 import { collectServerStatuses, formatServerRow } from '../server-status.js';
 import { createProbeConnectionCheck } from '../probe-connection-check.js';
 import { formatProblem } from '../format-problem.js';
-import type { CommandContext } from './command-context.js';
+import { debugStderr, type CommandContext } from './command-context.js';
 
 /**
  * Registers `mcp list [--no-connect]`. Every enabled server is connected once, all at the same
@@ -16,7 +16,8 @@ export function registerMcpList(mcp: Command, context: CommandContext, setExitCo
     .command('list')
     .description('List the configured servers with their transport, scope and live status')
     .option('--no-connect', 'do not connect: show the configured state (enabled, disabled, blocked) only')
-    .action(async (options: { connect: boolean }) => {
+    .option('--debug', 'print what stdio servers write to stderr while they are connected (escaped, prefixed with the server name)')
+    .action(async (options: { connect: boolean; debug?: boolean }) => {
       const settings = await loadSettings(context.location());
       for (const warning of settings.warnings) context.io.stderr(`${formatProblem('Warning', warning.code, warning.message)}\n`);
       for (const error of settings.errors) context.io.stderr(`${formatProblem('Error', error.code, error.message)}\n`);
@@ -25,7 +26,12 @@ export function registerMcpList(mcp: Command, context: CommandContext, setExitCo
       } else {
         const check = options.connect
           ? (context.io.checkConnection ??
-            createProbeConnectionCheck({ tokenStore: context.tokenStore(), env: context.io.env, authCommand: context.command('mcp auth') }))
+            createProbeConnectionCheck({
+              tokenStore: context.tokenStore(),
+              env: context.io.env,
+              authCommand: context.command('mcp auth'),
+              ...debugStderr(context, options.debug),
+            }))
           : undefined;
         const rows = await collectServerStatuses(settings, check);
         context.io.stdout(`Configured MCP servers:\n\n${rows.flatMap(formatServerRow).join('\n')}\n`);

@@ -40,7 +40,7 @@ export async function runToolCall(runtime: ToolCallRuntime, call: ModelToolCall,
   const args = call.arguments ?? EMPTY_ARGUMENTS;
   const tracker = new ToolCallTracker(runtime.events, call.id ?? runtime.newToolCallId(), call.name, args, runtime.progressIntervalMs);
   const tool = runtime.findTool(call.name);
-  if (!tool) return failed(tracker, call, failure(toolNotFound(call.name, runtime.toolNames())));
+  if (!tool) return failed(tracker, call, failure(toolNotFound(call.name, runtime.toolNames(), runtime.unavailableServerOf?.(call.name))));
   tracker.found(tool);
   const validation = runtime.validator.validate({
     serverName: tool.definition.serverName,

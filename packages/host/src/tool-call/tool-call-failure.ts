@@ -92,16 +92,30 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
   });
 }
 
-/** No registered tool has the name the model used. */
-export function toolNotFound(name: string, known: readonly string[]): HostError {
+/**
+ * No registered tool has the name the model used. `unavailable` names the configured server
+ * that a `server__tool` name points at when that server is not connected.
+ */
+export function toolNotFound(
+  name: string,
+  known: readonly string[],
+  unavailable?: { readonly serverName: string; readonly status: string },
+): HostError {
   const shown = known.slice(0, 20).join(', ');
+  const available = known.length
+    ? `Available tools: ${shown}${known.length > 20 ? ', ...' : ''}.`
+    : 'No MCP tools are available: run discover() first or check the server status.';
+  if (unavailable) {
+    return new HostError({
+      code: 'TOOL_NOT_FOUND',
+      toolName: name,
+      serverName: unavailable.serverName,
+      message: `Tool "${name}" is not available: MCP server "${unavailable.serverName}" is ${unavailable.status.toLowerCase()}, so none of its tools can be called. Check it with /mcp, or reconnect it. ${available}`,
+    });
+  }
   return new HostError({
     code: 'TOOL_NOT_FOUND',
     toolName: name,
-    message: `Tool "${name}" is not registered. ${
-      known.length
-        ? `Available tools: ${shown}${known.length > 20 ? ', ...' : ''}.`
-        : 'No MCP tools are available: run discover() first or check the server status.'
-    }`,
+    message: `Tool "${name}" is not registered. ${available}`,
   });
 }

@@ -11,6 +11,8 @@ export interface ToolCallRuntime {
   findTool(name: string): CallableTool | undefined;
   /** Every registered name (for the not-found message). */
   toolNames(): readonly string[];
+  /** For a `server__tool` name whose server is configured but not connected: that server and its status. */
+  unavailableServerOf?(name: string): { readonly serverName: string; readonly status: string } | undefined;
   /** Argument validation, compiled once per input schema. */
   readonly validator: ToolArgumentValidator;
   /** The one place that decides whether a call may run. */
