@@ -14,6 +14,7 @@ export type {
   RegisteredResource,
   RegisteredResourceTemplate,
   RequestOptions,
+  ServerSetChange,
 } from './manager-types.js';
 export type { ReadonlyRegistry, RegistryDiff } from './registry.js';
 export { promptCommandName, qualifiedToolName, resourceKey } from './build-registry-entries.js';

@@ -167,6 +167,8 @@ export interface McpServerManagerEvents {
     /** What changed among resource templates. */
     templates: RegistryDiff<RegisteredResourceTemplate>;
   };
+  /** Servers were added, removed or changed at runtime (see {@link ServerSetChange}). */
+  'servers-change': ServerSetChange;
   /** A connected server had an error that did not change its status (a failed refresh), or reconnecting gave up. */
   'server-error': {
     /** Server name. */
@@ -174,6 +176,18 @@ export interface McpServerManagerEvents {
     /** The error. */
     error: DiscoveryError;
   };
+}
+
+/** What a runtime change of the configured servers did, by server name. */
+export interface ServerSetChange {
+  /** Servers that were added. */
+  added: string[];
+  /** Servers that were removed (their connection closed, their process ended). */
+  removed: string[];
+  /** Servers whose definition changed and that were disconnected to apply it (and connected again when they may run). */
+  restarted: string[];
+  /** Servers whose definition changed in a way that applies without reconnecting (`timeout`, `trust`, `description`). */
+  updated: string[];
 }
 
 /** Options of {@link McpServerManager}. */

@@ -11,6 +11,8 @@ import type {
   RegisteredResourceTemplate,
   RegisteredTool,
   RequestOptions,
+  ServerDefinition,
+  ServerSetChange,
   ServerSnapshot,
 } from './manager-types.js';
 import { resolveReconnectOptions } from './reconnect-delay.js';
@@ -20,7 +22,7 @@ import { ServerConnector } from './server-connector.js';
 import { ServerRegistries } from './server-registries.js';
 import type { CallOptions, ServerSession } from './server-session.js';
 import { DiscoveryState, McpServerStatus } from './server-status.js';
-import { errorInfo, ServerState } from './server-state.js';
+import { errorInfo, inactiveReason, ServerState } from './server-state.js';
 import { TypedEmitter, type Listener } from './typed-emitter.js';
 
 /** Default `clientInfo` sent in `initialize`. */
@@ -53,20 +55,14 @@ export class McpServerManager {
   readonly #connector: ServerConnector;
   #discoveryState: DiscoveryState = DiscoveryState.NOT_STARTED;
   #discovery: Promise<ServerSnapshot[]> | undefined;
+  /** Runtime changes of the server set run one at a time, in call order. */
+  #changes: Promise<unknown> = Promise.resolve();
   #closed = false;
 
   /** Create a manager; nothing connects until {@link McpServerManager.discoverAll}. */
   constructor(options: McpServerManagerOptions) {
-    for (const definition of options.servers) {
-      if (this.#states.has(definition.name)) {
-        throw new DiscoveryError({
-          code: 'DUPLICATE_SERVER_NAME',
-          message: `MCP server '${definition.name}' is configured twice; server names must be unique.`,
-          serverName: definition.name,
-        });
-      }
-      this.#states.set(definition.name, new ServerState(definition));
-    }
+    assertUniqueNames(options.servers);
+    for (const definition of options.servers) this.#states.set(definition.name, new ServerState(definition));
     this.#registries = new ServerRegistries(this.#emitter, {
       reservedNames: [...(options.reservedToolNames ?? [])],
       policy: options.toolNamePolicy,
@@ -193,21 +189,164 @@ export class McpServerManager {
     );
   }
 
-  /** Close a server's connection (if any) and connect and discover it again. */
-  async reconnect(name: string): Promise<ServerSnapshot> {
-    if (this.#closed) throw this.#closedError();
-    const state = this.#states.get(name);
-    if (!state) {
-      throw new DiscoveryError({
-        code: 'SERVER_NOT_FOUND',
-        message: `No MCP server is configured with the name '${name}'.`,
-        serverName: name,
-      });
-    }
-    if (state.definition.disabled || state.definition.blockedReason !== undefined) return state.snapshot();
-    await this.#connector.disconnect(state);
-    await this.#connector.connect(state, { reconnectOnFailure: false });
-    return state.snapshot();
+  /** Close a server's connection (if any) and connect and discover it again (after any runtime change in progress). */
+  reconnect(name: string): Promise<ServerSnapshot> {
+    return this.#serialize(async () => {
+      const state = this.#require(name);
+      if (state.definition.disabled || state.definition.blockedReason !== undefined) return state.snapshot();
+      await this.#connector.disconnect(state);
+      await this.#connector.connect(state, { reconnectOnFailure: false });
+      return state.snapshot();
+    });
+  }
+
+  /**
+   * Add a server at runtime; it comes last in naming priority. Once discovery has started, a
+   * server that may run is connected and discovered before this resolves (a failure is in the
+   * snapshot's `lastError`); before that, {@link McpServerManager.discoverAll} connects it.
+   *
+   * @throws DiscoveryError `DUPLICATE_SERVER_NAME` when a server of that name exists; `CLOSED`.
+   */
+  addServer(definition: ServerDefinition): Promise<ServerSnapshot> {
+    return this.#serialize(async () => {
+      if (this.#states.has(definition.name)) throw duplicateName(definition.name);
+      const state = new ServerState(definition);
+      this.#states.set(definition.name, state);
+      this.#emitter.emit('servers-change', { added: [definition.name], removed: [], restarted: [], updated: [] });
+      await this.#startIfDue(state);
+      return state.snapshot();
+    });
+  }
+
+  /**
+   * Remove a server at runtime: its connection is closed (a stdio server's process ends) and its
+   * tools, prompts and resources leave the registries before this resolves.
+   *
+   * @throws DiscoveryError `SERVER_NOT_FOUND` for an unknown name; `CLOSED`.
+   */
+  removeServer(name: string): Promise<void> {
+    return this.#serialize(async () => {
+      await this.#remove(this.#require(name));
+      this.#emitter.emit('servers-change', { added: [], removed: [name], restarted: [], updated: [] });
+    });
+  }
+
+  /**
+   * Replace the definition of a server at runtime. When the entry is the same, nothing happens;
+   * when only `timeout`, `trust` or `description` changed, the new values apply to the next
+   * requests without reconnecting; any other change (command, arguments, URL, headers,
+   * environment, tool filter, enabled, blocked...) closes the connection and, when the server may
+   * run and discovery has started, connects it again before this resolves.
+   *
+   * @throws DiscoveryError `SERVER_NOT_FOUND` for an unknown name; `CLOSED`.
+   */
+  updateServer(definition: ServerDefinition): Promise<ServerSnapshot> {
+    return this.#serialize(async () => {
+      const state = this.#require(definition.name);
+      const how = await this.#update(state, definition);
+      if (how !== 'none') {
+        this.#emitter.emit('servers-change', {
+          added: [],
+          removed: [],
+          restarted: how === 'restarted' ? [definition.name] : [],
+          updated: how === 'updated' ? [definition.name] : [],
+        });
+      }
+      return state.snapshot();
+    });
+  }
+
+  /**
+   * Make the configured servers exactly `definitions`, in that order (the naming priority):
+   * servers not in it are removed, new ones added, and each existing one updated as
+   * {@link McpServerManager.updateServer} does, so a server whose entry did not change keeps its
+   * connection. Resolves once every change has been applied (new and restarted servers
+   * connected, when discovery has started).
+   *
+   * @throws DiscoveryError `DUPLICATE_SERVER_NAME` when two definitions share a name; `CLOSED`.
+   */
+  setServers(definitions: readonly ServerDefinition[]): Promise<ServerSetChange> {
+    return this.#serialize(async () => {
+      assertUniqueNames(definitions);
+      const wanted = new Set(definitions.map((definition) => definition.name));
+      const change: ServerSetChange = { added: [], removed: [], restarted: [], updated: [] };
+      const removed = [...this.#states.values()].filter((state) => !wanted.has(state.name));
+      await Promise.all(removed.map((state) => this.#remove(state)));
+      change.removed = removed.map((state) => state.name);
+      const next = new Map<string, ServerState>();
+      const added: ServerState[] = [];
+      const updates: Promise<void>[] = [];
+      for (const definition of definitions) {
+        const existing = this.#states.get(definition.name);
+        if (existing) {
+          next.set(definition.name, existing);
+          updates.push(
+            this.#update(existing, definition).then((how) => {
+              if (how !== 'none') change[how].push(definition.name);
+            }),
+          );
+        } else {
+          const state = new ServerState(definition);
+          next.set(definition.name, state);
+          added.push(state);
+          change.added.push(definition.name);
+        }
+      }
+      this.#states.clear();
+      for (const [name, state] of next) this.#states.set(name, state);
+      await Promise.all([...updates, ...added.map((state) => this.#startIfDue(state))]);
+      // The order may have changed, and with it which server keeps a bare tool name.
+      this.#rebuildRegistries();
+      const order = (names: string[]) =>
+        names.sort((a, b) => definitions.findIndex((d) => d.name === a) - definitions.findIndex((d) => d.name === b));
+      order(change.restarted);
+      order(change.updated);
+      if (change.added.length + change.removed.length + change.restarted.length + change.updated.length > 0) {
+        this.#emitter.emit('servers-change', change);
+      }
+      return change;
+    });
+  }
+
+  /**
+   * Discover one server (or every server) again. A connected server's tools, prompts and
+   * resources are listed again over its live connection (its session and process stay); a server
+   * that is not connected, or whose lists fail, is disconnected and connected again. With
+   * `restart`, every target is disconnected and connected again. Disabled and blocked servers are
+   * left alone. Never rejects because of one server: failures are in each snapshot's `lastError`.
+   *
+   * @throws DiscoveryError `SERVER_NOT_FOUND` for an unknown `serverName`; `CLOSED`.
+   */
+  refresh(options: { readonly serverName?: string | undefined; readonly restart?: boolean | undefined } = {}): Promise<ServerSnapshot[]> {
+    return this.#serialize(async () => {
+      const targets = options.serverName === undefined ? [...this.#states.values()] : [this.#require(options.serverName)];
+      await Promise.all(
+        targets.map(async (state) => {
+          if (inactiveReason(state.definition)) return;
+          if (options.restart !== true && state.status === McpServerStatus.CONNECTED) {
+            try {
+              await this.#connector.relist(state);
+              return;
+            } catch (error) {
+              this.#emitter.emit('server-error', {
+                serverName: state.name,
+                error: DiscoveryError.isInstance(error)
+                  ? error
+                  : new DiscoveryError({
+                      code: 'LIST_FAILED',
+                      message: `MCP server '${state.name}' failed to list its offerings again: ${error instanceof Error ? error.message : String(error)}`,
+                      serverName: state.name,
+                      cause: error,
+                    }),
+              });
+            }
+          }
+          await this.#connector.disconnect(state);
+          await this.#connector.connect(state, { reconnectOnFailure: false });
+        }),
+      );
+      return targets.map((state) => state.snapshot());
+    });
   }
 
   /** Stop reconnecting and close every client and child process. The manager cannot be used again. */
@@ -216,6 +355,62 @@ export class McpServerManager {
     this.#closed = true;
     await Promise.all([...this.#states.values()].map((state) => this.#connector.disconnect(state)));
     this.#emitter.clear();
+  }
+
+  /** Run one runtime change after the ones before it; fails at once after `close()`. */
+  #serialize<T>(change: () => Promise<T>): Promise<T> {
+    if (this.#closed) return Promise.reject(this.#closedError());
+    const run = this.#changes.then(() => {
+      if (this.#closed) throw this.#closedError();
+      return change();
+    });
+    this.#changes = run.catch(() => undefined);
+    return run;
+  }
+
+  #require(name: string): ServerState {
+    const state = this.#states.get(name);
+    if (state) return state;
+    throw new DiscoveryError({
+      code: 'SERVER_NOT_FOUND',
+      message: `No MCP server is configured with the name '${name}'.`,
+      serverName: name,
+    });
+  }
+
+  /** Connect a server that may run, once discovery has started and unless it is connected already. */
+  async #startIfDue(state: ServerState): Promise<void> {
+    if (this.#discoveryState === DiscoveryState.NOT_STARTED || inactiveReason(state.definition)) return;
+    if (state.status === McpServerStatus.CONNECTED || state.status === McpServerStatus.CONNECTING) return;
+    await this.#connector.connect(state, { reconnectOnFailure: false });
+  }
+
+  async #remove(state: ServerState): Promise<void> {
+    await this.#connector.disconnect(state);
+    if (this.#states.get(state.name) === state) this.#states.delete(state.name);
+    this.#rebuildRegistries();
+  }
+
+  /** Apply a new definition to a server (see {@link McpServerManager.updateServer}). */
+  async #update(state: ServerState, definition: ServerDefinition): Promise<'none' | 'updated' | 'restarted'> {
+    const before = state.definition;
+    const how = compareDefinitions(before, definition);
+    if (how !== 'restarted') {
+      state.definition = definition;
+      return how;
+    }
+    await this.#connector.disconnect(state);
+    state.definition = definition;
+    const inactive = inactiveReason(definition);
+    if (inactive) {
+      this.#setStatus(state, inactive.status, inactive.error);
+    } else if (state.status === McpServerStatus.DISABLED || state.status === McpServerStatus.BLOCKED) {
+      state.lastError = undefined;
+      this.#setStatus(state, McpServerStatus.DISCONNECTED);
+    }
+    await this.#startIfDue(state);
+    // A server that could not run before and cannot run now was not restarted: its entry changed.
+    return inactiveReason(before) && inactive ? 'updated' : 'restarted';
   }
 
   #lookup<E extends { serverName: string }>(registry: ReadonlyRegistry<E>, name: string, kind: 'tool' | 'prompt'): E {
@@ -276,5 +471,51 @@ export class McpServerManager {
 
   #closedError(): DiscoveryError {
     return new DiscoveryError({ code: 'CLOSED', message: 'This McpServerManager was closed; create a new one to connect again.' });
+  }
+}
+
+/** Entry fields whose new value applies to the next requests without reconnecting. */
+const FIELDS_APPLIED_IN_PLACE = new Set(['timeout', 'trust', 'description']);
+
+/** JSON with object keys sorted, so that equal entries give equal text. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const record = value as Record<string, unknown>;
+    const keys = Object.keys(record)
+      .filter((key) => record[key] !== undefined)
+      .sort();
+    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** How a server must change to go from one definition to another. */
+function compareDefinitions(before: ServerDefinition, after: ServerDefinition): 'none' | 'updated' | 'restarted' {
+  if ((before.disabled === true) !== (after.disabled === true) || before.blockedReason !== after.blockedReason) return 'restarted';
+  const fields = new Set([...Object.keys(before.config), ...Object.keys(after.config)]);
+  let inPlace = false;
+  for (const field of fields) {
+    const key = field as keyof typeof before.config;
+    if (canonical(before.config[key]) === canonical(after.config[key])) continue;
+    if (!FIELDS_APPLIED_IN_PLACE.has(field)) return 'restarted';
+    inPlace = true;
+  }
+  return inPlace ? 'updated' : 'none';
+}
+
+function duplicateName(name: string): DiscoveryError {
+  return new DiscoveryError({
+    code: 'DUPLICATE_SERVER_NAME',
+    message: `MCP server '${name}' is configured twice; server names must be unique.`,
+    serverName: name,
+  });
+}
+
+function assertUniqueNames(definitions: readonly ServerDefinition[]): void {
+  const seen = new Set<string>();
+  for (const definition of definitions) {
+    if (seen.has(definition.name)) throw duplicateName(definition.name);
+    seen.add(definition.name);
   }
 }

@@ -190,6 +190,28 @@ export class ServerConnector {
     await attempt;
   }
 
+  /**
+   * Read every list of a connected server again over its live session and register what changed
+   * (the session, and the server process, stay). Rejects when the server is not connected or a
+   * list request fails; the old lists then stay registered.
+   */
+  async relist(state: ServerState): Promise<void> {
+    const session = state.session;
+    if (!session || state.status !== McpServerStatus.CONNECTED) {
+      throw new DiscoveryError({
+        code: 'SERVER_NOT_CONNECTED',
+        message: `MCP server '${state.name}' is not connected, so its lists cannot be read again.`,
+        serverName: state.name,
+      });
+    }
+    const generation = state.generation;
+    const timeout = state.definition.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
+    const fresh = await this.#discover(state, session, AbortSignal.timeout(timeout), timeout);
+    if (generation !== state.generation || state.status !== McpServerStatus.CONNECTED) return;
+    state.offerings = { ...emptyOfferings(), ...fresh };
+    this.#options.onOfferingsChange();
+  }
+
   #discover(
     state: ServerState,
     session: ServerSession,

@@ -24,10 +24,38 @@ export function errorInfo(error: DiscoveryError): ServerErrorInfo {
   };
 }
 
+/**
+ * Why a configured server is never started, as its status and error: `DISABLED` (the user turned
+ * it off) or `BLOCKED` (a policy forbids it); `undefined` for a server that may run.
+ */
+export function inactiveReason(definition: ServerDefinition): { status: McpServerStatus; error: DiscoveryError } | undefined {
+  if (definition.disabled) {
+    return {
+      status: McpServerStatus.DISABLED,
+      error: new DiscoveryError({
+        code: 'SERVER_DISABLED',
+        message: `MCP server '${definition.name}' is disabled; enable it to connect.`,
+        serverName: definition.name,
+      }),
+    };
+  }
+  if (definition.blockedReason !== undefined) {
+    return {
+      status: McpServerStatus.BLOCKED,
+      error: new DiscoveryError({
+        code: 'SERVER_BLOCKED',
+        message: `MCP server '${definition.name}' is blocked: ${definition.blockedReason}`,
+        serverName: definition.name,
+      }),
+    };
+  }
+  return undefined;
+}
+
 /** Everything the manager knows about one server (internal, mutable). */
 export class ServerState {
-  /** The configured server. */
-  readonly definition: ServerDefinition;
+  /** The configured server; replaced when the server's entry changes at runtime. */
+  definition: ServerDefinition;
   /** Current status. */
   status: McpServerStatus;
   /** Why it is disconnected, or the last error it had. */
@@ -72,24 +100,9 @@ export class ServerState {
   /** Start tracking a configured server. */
   constructor(definition: ServerDefinition) {
     this.definition = definition;
-    this.status = definition.disabled
-      ? McpServerStatus.DISABLED
-      : definition.blockedReason !== undefined
-        ? McpServerStatus.BLOCKED
-        : McpServerStatus.DISCONNECTED;
-    if (definition.disabled) {
-      this.lastError = new DiscoveryError({
-        code: 'SERVER_DISABLED',
-        message: `MCP server '${definition.name}' is disabled; enable it to connect.`,
-        serverName: definition.name,
-      });
-    } else if (definition.blockedReason !== undefined) {
-      this.lastError = new DiscoveryError({
-        code: 'SERVER_BLOCKED',
-        message: `MCP server '${definition.name}' is blocked: ${definition.blockedReason}`,
-        serverName: definition.name,
-      });
-    }
+    const inactive = inactiveReason(definition);
+    this.status = inactive?.status ?? McpServerStatus.DISCONNECTED;
+    this.lastError = inactive?.error;
   }
 
   /** Server name. */

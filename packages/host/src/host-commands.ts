@@ -28,10 +28,13 @@ export class HostCommands {
    * Run a slash command line: a prompt (`/poem-writer --title="Gemini CLI" --mood="reverent"`,
    * or positional `/poem-writer "Gemini CLI" reverent`) returns its text ready for the model;
    * `/name --help` describes a prompt's arguments; `/mcp [list|desc|schema] [server]` returns the
-   * status view; `/mcp auth [server]` signs in.
+   * status view; `/mcp auth [server]` signs in; `/mcp refresh [server] [--restart]` discovers
+   * servers again; `/mcp reload` reads the settings files again; `/mcp enable <server> [--session]`
+   * and `/mcp disable <server> [--session]` turn a server on or off (saved in the enablement file
+   * unless `--session`).
    *
    * @throws HostError `INVALID_SLASH_COMMAND`, `COMMAND_NOT_FOUND`, `MISSING_PROMPT_ARGUMENTS`,
-   * `SERVER_NOT_CONNECTED`, `REQUEST_FAILED`, `INVALID_RESPONSE`
+   * `SERVER_NOT_CONNECTED`, `REQUEST_FAILED`, `INVALID_RESPONSE`, `SERVER_NOT_FOUND`, `SERVER_BLOCKED`
    */
   async run(params: { readonly line: string }, options: RequestOptions = {}): Promise<SlashCommandResult> {
     this.#core.assertOpen();
@@ -40,6 +43,14 @@ export class HostCommands {
       getClient: (serverName) => this.#core.manager.getClient(serverName),
       status: () => this.#core.status(),
       authenticate: (serverName) => this.#servers.authenticate({ serverName }, options),
+      refresh: (params) => this.#servers.refresh(params, options),
+      reload: () => this.#servers.reload(options),
+      setEnabled: async ({ serverName, enabled, session }) => {
+        const view = enabled
+          ? await this.#servers.enable({ serverName, session }, options)
+          : await this.#servers.disable({ serverName, session }, options);
+        return { name: view.name, status: view.status };
+      },
       ...(options.signal ? { signal: options.signal } : {}),
     });
   }

@@ -14,10 +14,6 @@ import type { PromptCommand } from './slash-command.js';
 
 /** The state a host and its groups (`servers`, `prompts`, `commands`, `resources`) share. Internal. */
 export class HostCore {
-  /** Every configured server, in settings order. */
-  readonly servers: readonly ResolvedServer[];
-  /** The same, by name. */
-  readonly serversByName: ReadonlyMap<string, ResolvedServer>;
   /** The discovery layer. */
   readonly manager: McpServerManager;
   /** The one emitter. */
@@ -26,12 +22,14 @@ export class HostCore {
   readonly auth: HostSignIn;
   /** The UI hooks. */
   readonly ui: UiHooks;
-  /** What the host tells its user about its settings. */
-  readonly warnings: readonly HostWarning[];
+
   /** The client features attached to each server's current client. */
   readonly attached = new Map<string, { readonly client: Client; readonly features: AttachedClientFeatures }>();
   /** Log levels set with `servers.setLogLevel`, by server (sent with every request on 2026-07-28). */
   readonly logLevels = new Map<string, LoggingLevel>();
+  #servers: readonly ResolvedServer[];
+  #serversByName: ReadonlyMap<string, ResolvedServer>;
+  #warnings: readonly HostWarning[];
   #closed = false;
 
   constructor(fields: {
@@ -42,13 +40,35 @@ export class HostCore {
     readonly ui: UiHooks;
     readonly warnings: readonly HostWarning[];
   }) {
-    this.servers = fields.servers;
-    this.serversByName = new Map(fields.servers.map((server) => [server.name, server]));
+    this.#servers = fields.servers;
+    this.#serversByName = new Map(fields.servers.map((server) => [server.name, server]));
+    this.#warnings = fields.warnings;
     this.manager = fields.manager;
     this.events = fields.events;
     this.auth = fields.auth;
     this.ui = fields.ui;
-    this.warnings = fields.warnings;
+  }
+
+  /** Every configured server, in settings order (servers added at runtime last). */
+  get servers(): readonly ResolvedServer[] {
+    return this.#servers;
+  }
+
+  /** The same, by name. */
+  get serversByName(): ReadonlyMap<string, ResolvedServer> {
+    return this.#serversByName;
+  }
+
+  /** What the host tells its user about its settings. */
+  get warnings(): readonly HostWarning[] {
+    return this.#warnings;
+  }
+
+  /** Replace the configured servers and the warnings (after a runtime change or a reload). */
+  replaceServers(servers: readonly ResolvedServer[], warnings: readonly HostWarning[]): void {
+    this.#servers = servers;
+    this.#serversByName = new Map(servers.map((server) => [server.name, server]));
+    this.#warnings = warnings;
   }
 
   /** Whether `close()` was called. */

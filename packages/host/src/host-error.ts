@@ -7,6 +7,11 @@ const HOST_ERROR_CODES = [
   'SETTINGS_LOAD_FAILED',
   'SERVER_NOT_FOUND',
   'SERVER_NOT_CONNECTED',
+  // Runtime changes of the servers (add, enable, disable).
+  'DUPLICATE_SERVER_NAME',
+  'SERVER_BLOCKED',
+  'INVALID_CONFIG',
+  'FILE_UNWRITABLE',
   'CAPABILITY_NOT_SUPPORTED',
   'INVALID_ROOT',
   // Tool calls (reported in the outcome, never thrown).

@@ -45,7 +45,21 @@ export interface HostEvents {
   };
   /** The overall discovery state changed (`NOT_STARTED`, `IN_PROGRESS`, `COMPLETED`). */
   'discovery-state-change': { readonly state: string; readonly previousState: string };
-  /** The registered tools, prompts or resources changed (after discovery or a server's `list_changed`). */
+  /**
+   * Servers were added, removed or changed at runtime (`host.servers.add`/`remove`/`reload`/
+   * `enable`/`disable`, a settings file change with `watchSettings`), by name.
+   */
+  'servers-change': {
+    /** Servers that were added. */
+    readonly added: readonly string[];
+    /** Servers that were removed (their connection closed, their process ended). */
+    readonly removed: readonly string[];
+    /** Servers whose entry changed (or that were enabled, disabled, blocked): disconnected, then connected again when they may run. */
+    readonly restarted: readonly string[];
+    /** Servers whose `timeout`, `trust` or `description` changed, applied without reconnecting. */
+    readonly updated: readonly string[];
+  };
+  /** The registered tools, prompts or resources changed (after discovery, a server's `list_changed`, or a runtime change of the servers). */
   'registry-change': { readonly kind: 'tools' | 'prompts' | 'resources' };
   /** An OAuth sign-in started: show `url` in case the browser does not open. */
   'sign-in-start': { readonly serverName: string; readonly url: string };

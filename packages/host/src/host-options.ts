@@ -102,6 +102,22 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly reservedToolNames?: Iterable<string>;
   /** Limits against servers that flood the host (message size, request rate, progress rate). @default see {@link HostLimits} */
   readonly limits?: HostLimits;
+  /**
+   * Watch the settings files (user, project, system), the enablement file and the trusted-folders
+   * store, and reload the settings when one changes (see `host.servers.reload()`): servers added
+   * to a file connect, removed ones disconnect, changed ones reconnect, untouched ones keep their
+   * connection. Files and their folders may be created, deleted or replaced by a rename (atomic
+   * saves); a burst of changes gives one reload after `debounceMs` of quiet. A file that becomes
+   * malformed while it is being edited changes nothing (a `warning` names it). Stopped by
+   * `close()`. Ignored with the `settings` option.
+   * @default false
+   * @example
+   * ```ts
+   * const host = await McpToolHost.create({ projectDir, watchSettings: true });
+   * host.on('servers-change', ({ added, removed }) => console.log('added', added, 'removed', removed));
+   * ```
+   */
+  readonly watchSettings?: boolean | { readonly debounceMs?: number };
   /** How a server that goes away after connecting is reconnected. */
   readonly reconnect?: {
     /** Attempts before giving up. @default 5 */

@@ -1,9 +1,11 @@
+import type { McpServerConfig } from '@toolhost/config';
 import type { HostToolDefinition } from '@toolhost/contract';
-import { McpServerStatus } from '@toolhost/discovery';
+import { DiscoveryError, McpServerStatus } from '@toolhost/discovery';
 import { setLogLevel } from './client-features/index.js';
 import { formatStatus } from './format-status.js';
 import type { HostCore } from './host-core.js';
 import type { LogLevel } from './host-events.js';
+import type { HostServerSet, SettingsReloadResult } from './host-server-set.js';
 import type { FormatStatusOptions, HostStatus, ServerStatusView } from './host-status.js';
 import { toToolDefinition } from './tool-call/callable-tool.js';
 
@@ -22,15 +24,18 @@ export interface RequestOptions {
 }
 
 /**
- * `host.servers`: the configured MCP servers, their status (the `/mcp` view), their tools, and
- * what can be done to one server (sign in, reconnect, log level).
+ * `host.servers`: the configured MCP servers, their status (the `/mcp` view), their tools, what
+ * can be done to one server (sign in, reconnect, log level), and changes at runtime (add, remove,
+ * reload the settings files, refresh, enable, disable).
  */
 export class HostServers {
   readonly #core: HostCore;
+  readonly #set: HostServerSet;
 
   /** @internal */
-  constructor(core: HostCore) {
+  constructor(core: HostCore, set: HostServerSet) {
     this.#core = core;
+    this.#set = set;
   }
 
   /** Every configured server with its status, in settings order (never `env` or header values). */
@@ -91,6 +96,121 @@ export class HostServers {
     await this.#core.manager.reconnect(params.serverName);
     const view = this.#core.status().servers.find((server) => server.name === params.serverName);
     if (!view) throw this.#core.notConnected(params.serverName, 'reconnect it');
+    return view;
+  }
+
+  /**
+   * Add a server while the host runs, for the rest of its life (no settings file is written). The
+   * entry is checked and `$VAR`-expanded like a settings file entry; `mcp.allowed`, `mcp.excluded`
+   * and the enablement file apply to it. Once `discover()` has run, the server is connected and
+   * its tools registered before this resolves (a failure is in its status, as for any server);
+   * before that, `discover()` connects it with the others. It comes last in naming priority.
+   *
+   * @example
+   * ```ts
+   * await host.servers.add({ serverName: 'notes', config: { command: 'node', args: ['notes-server.js'] } });
+   * ```
+   * @throws HostError `DUPLICATE_SERVER_NAME` when a server of that name is configured; `INVALID_CONFIG` when the entry is not valid.
+   */
+  async add(
+    params: { readonly serverName: string; readonly config: McpServerConfig },
+    _options: RequestOptions = {},
+  ): Promise<ServerStatusView> {
+    this.#core.assertOpen();
+    await this.#set.add(params.serverName, params.config);
+    return this.#view(params.serverName, 'add it');
+  }
+
+  /**
+   * Remove a server while the host runs: its connection closes (a stdio server's process ends)
+   * and its tools, prompts and resources are gone before this resolves. No settings file is
+   * written; a server from the settings files stays removed for the rest of the host's life, even
+   * when the settings are reloaded (add it again to bring it back).
+   *
+   * @throws HostError `SERVER_NOT_FOUND` when no server of that name is configured.
+   */
+  async remove(params: { readonly serverName: string }, _options: RequestOptions = {}): Promise<void> {
+    this.#core.assertOpen();
+    await this.#set.remove(params.serverName);
+  }
+
+  /**
+   * Read the settings files again (what `/mcp reload` runs, and what `watchSettings` runs after a
+   * change) and apply what changed: new servers connect, removed ones disconnect, servers whose
+   * entry changed reconnect, and servers whose entry did not change keep their connection. Folder
+   * trust applies as at start-up: a project server whose entry changed since the folder was
+   * trusted is blocked (`CHANGED_SINCE_TRUSTED`), never started. A file that was fine and is now
+   * malformed or unreadable (an edit in progress) changes nothing: the last good settings stay and
+   * a `warning` names the file. With the `settings` option nothing is read again.
+   */
+  async reload(_options: RequestOptions = {}): Promise<SettingsReloadResult> {
+    this.#core.assertOpen();
+    return this.#set.reload();
+  }
+
+  /**
+   * Discover one server, or every server, again (what `/mcp refresh` runs). A connected server
+   * lists its tools, prompts and resources again over its live connection (the session and the
+   * process stay); a server that is not connected, or whose lists fail, is disconnected and
+   * connected again. With `restart: true`, every target is restarted, as Gemini CLI's
+   * `/mcp refresh` does. Disabled and blocked servers are left alone.
+   *
+   * @throws HostError `SERVER_NOT_FOUND` when no server of that name is configured.
+   */
+  async refresh(
+    params: { readonly serverName?: string; readonly restart?: boolean } = {},
+    _options: RequestOptions = {},
+  ): Promise<HostStatus> {
+    this.#core.assertOpen();
+    try {
+      await this.#core.manager.refresh({ serverName: params.serverName, restart: params.restart });
+    } catch (error) {
+      if (DiscoveryError.isInstance(error) && error.code === 'SERVER_NOT_FOUND' && params.serverName !== undefined) {
+        throw this.#core.notConnected(params.serverName, 'refresh it');
+      }
+      throw error;
+    }
+    return this.#core.status();
+  }
+
+  /**
+   * Enable a server and connect it (what `/mcp enable` runs). By default the enablement file
+   * (`~/<appDir>/mcp-server-enablement.json`) no longer records it as disabled; with
+   * `session: true` it is enabled for this host only, whatever the file says, and no file is
+   * written. Names are compared as the file does: letter case and surrounding spaces do not matter.
+   *
+   * @throws HostError `SERVER_NOT_FOUND`; `SERVER_BLOCKED` when `mcp.allowed`, `mcp.excluded` or
+   * folder trust blocks it; `INVALID_OPTIONS` when saving is asked of a host given the `settings` option.
+   */
+  async enable(
+    params: { readonly serverName: string; readonly session?: boolean },
+    _options: RequestOptions = {},
+  ): Promise<ServerStatusView> {
+    this.#core.assertOpen();
+    const name = await this.#set.setEnabled({ serverName: params.serverName, enabled: true, session: params.session === true });
+    return this.#view(name, 'enable it');
+  }
+
+  /**
+   * Disable a server and disconnect it (what `/mcp disable` runs): its process ends and its tools
+   * are gone. By default the enablement file records it as `{ "enabled": false }` under its
+   * normalized name (Gemini CLI's format), so it stays off in later sessions; with `session: true`
+   * it is disabled for this host only and no file is written.
+   *
+   * @throws HostError `SERVER_NOT_FOUND`; `INVALID_OPTIONS` when saving is asked of a host given the `settings` option.
+   */
+  async disable(
+    params: { readonly serverName: string; readonly session?: boolean },
+    _options: RequestOptions = {},
+  ): Promise<ServerStatusView> {
+    this.#core.assertOpen();
+    const name = await this.#set.setEnabled({ serverName: params.serverName, enabled: false, session: params.session === true });
+    return this.#view(name, 'disable it');
+  }
+
+  #view(serverName: string, what: string): ServerStatusView {
+    const view = this.#core.status().servers.find((server) => server.name === serverName);
+    if (!view) throw this.#core.notConnected(serverName, what);
     return view;
   }
 

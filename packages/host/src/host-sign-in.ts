@@ -7,8 +7,8 @@ import type { UiHooks } from '@toolhost/contract';
 
 /** Options of {@link HostSignIn}. */
 export interface HostSignInOptions {
-  /** Every configured server. */
-  readonly servers: readonly ResolvedServer[];
+  /** Every configured server, as it is now (servers change at runtime). */
+  readonly servers: () => readonly ResolvedServer[];
   /** Where tokens are kept. */
   readonly tokenStore: TokenStore;
   /** The host's UI hooks (`openBrowser`). */
@@ -77,7 +77,7 @@ export class HostSignIn {
     const { ui } = this.#options;
     return signIn({
       serverName,
-      servers: this.#options.servers,
+      servers: this.#options.servers(),
       tokenStore: this.#options.tokenStore,
       onAuthorizationUrl: (url) => this.#options.onAuthorizationUrl({ serverName, url }),
       ...(ui.openBrowser ? { openBrowser: (url: string) => ui.openBrowser?.(url) } : {}),
@@ -122,6 +122,6 @@ export class HostSignIn {
   }
 
   #server(serverName: string): ResolvedServer | undefined {
-    return this.#options.servers.find((candidate) => candidate.name === serverName);
+    return this.#options.servers().find((candidate) => candidate.name === serverName);
   }
 }

@@ -11,6 +11,7 @@ export type { HostErrorCode, HostErrorOptions } from './host-error.js';
 export type { HostEvents, HostWarning, LogLevel, ServerStderrEvent } from './host-events.js';
 // The groups of McpToolHost and what their methods take and return.
 export type { HostServers, RequestOptions, ServerInstructions } from './host-servers.js';
+export type { SettingsReloadResult } from './host-server-set.js';
 export type { HostStatus, ServerStatusView, FormatStatusOptions } from './host-status.js';
 export type { HostPrompts, PromptResult } from './host-prompts.js';
 export type { HostCommands } from './host-commands.js';

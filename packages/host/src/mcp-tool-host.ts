@@ -13,14 +13,19 @@ import { HostEventEmitter, type HostEvents } from './host-events.js';
 import type { McpToolHostOptions } from './host-options.js';
 import { HostPrompts } from './host-prompts.js';
 import { HostResources } from './host-resources.js';
+import { HostServerSet } from './host-server-set.js';
 import { HostServers, type RequestOptions } from './host-servers.js';
 import { HostSignIn } from './host-sign-in.js';
 import type { HostStatus } from './host-status.js';
 import { buildHostWarnings } from './host-warnings.js';
 import { resolveServers, type ResolvedServers } from './resolve-servers.js';
+import { SettingsWatcher } from './settings-watcher.js';
 import { toCallableTool } from './tool-call/callable-tool.js';
 import { runToolCall, type ToolCallResult } from './tool-call/run-tool-call.js';
 import type { ToolCallRuntime } from './tool-call/tool-call-runtime.js';
+
+/** Default quiet time of `watchSettings` after a change before the settings are read again. */
+const DEFAULT_WATCH_DEBOUNCE_MS = 200;
 
 /** Default overall cap of one tool call (progress cannot keep it alive longer). */
 const DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS = 3_600_000;
@@ -84,6 +89,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #traceContext: (() => TraceContext | undefined) | undefined;
   readonly #extensions: McpToolHostOptions['extensions'];
   readonly #limits: McpToolHostOptions['limits'];
+  readonly #watcher: SettingsWatcher | undefined;
   #callCounter = 0;
 
   /** Use {@link McpToolHost.create}; protected so that a subclass can exist. */
@@ -99,7 +105,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
     const auth = new HostSignIn({
-      servers: resolved.servers,
+      servers: () => this.#core.servers,
       tokenStore: options.stores?.tokens ?? defaultTokenStore(options),
       authCommand: formatToolhostCommand('mcp auth', options.settings ? undefined : options.appDir),
       ui,
@@ -126,7 +132,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.#core = new HostCore({ servers: resolved.servers, manager, events, auth, ui, warnings: buildHostWarnings(resolved) });
     forwardManagerEvents(this.#core);
     this.#runtime = this.#createRuntime(options);
-    this.servers = new HostServers(this.#core);
+    const serverSet = new HostServerSet(this.#core, options, resolved);
+    this.servers = new HostServers(this.#core, serverSet);
     this.prompts = new HostPrompts(this.#core);
     this.commands = new HostCommands(this.#core, this.servers, this.prompts);
     this.resources = new HostResources(this.#core);
@@ -135,6 +142,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       list: () => rootsController.list(),
       set: (params) => rootsController.setFolders(params.folders),
     };
+    this.#watcher = this.#startWatcher(options, serverSet);
   }
 
   /**
@@ -250,6 +258,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   async close(): Promise<void> {
     if (this.#core.closed) return;
     this.#core.markClosed();
+    this.#watcher?.close();
     this.#core.auth.close();
     for (const { features } of this.#core.attached.values()) features.detach();
     this.#core.attached.clear();
@@ -287,6 +296,30 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     attached.get(serverName)?.features.detach();
     attached.set(serverName, { client: created.client, features: created.attached });
     return created.client;
+  }
+
+  /** With `watchSettings`, reload the settings whenever one of their files changes. */
+  #startWatcher(options: McpToolHostOptions<TTool, TResponse, TToolResults>, serverSet: HostServerSet): SettingsWatcher | undefined {
+    const watch = options.watchSettings;
+    if (watch === undefined || watch === false || options.settings !== undefined || serverSet.files.length === 0) return undefined;
+    const debounceMs = (typeof watch === 'object' ? watch.debounceMs : undefined) ?? DEFAULT_WATCH_DEBOUNCE_MS;
+    const watcher = new SettingsWatcher({
+      files: serverSet.files,
+      debounceMs,
+      onChange: () => {
+        if (this.#core.closed) return;
+        // A reload never rejects for a bad file (it warns); anything else is reported as a warning too.
+        serverSet.reload().catch((error: unknown) => {
+          if (this.#core.closed) return;
+          this.#core.events.emit('warning', {
+            code: 'SETTINGS_LOAD_FAILED',
+            message: `Reloading the MCP settings after a change failed: ${error instanceof Error ? error.message : String(error)}`,
+          });
+        });
+      },
+    });
+    watcher.start();
+    return watcher;
   }
 
   #versionSettings(serverName: string): { versionOptions?: ReturnType<typeof versionNegotiationOptions> } {
@@ -362,4 +395,7 @@ function forwardManagerEvents(core: HostCore): void {
   manager.on('tools-change', () => events.emit('registry-change', { kind: 'tools' }));
   manager.on('prompts-change', () => events.emit('registry-change', { kind: 'prompts' }));
   manager.on('resources-change', () => events.emit('registry-change', { kind: 'resources' }));
+  manager.on('servers-change', ({ added, removed, restarted, updated }) =>
+    events.emit('servers-change', { added, removed, restarted, updated }),
+  );
 }

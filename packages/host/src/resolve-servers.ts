@@ -9,6 +9,7 @@ import {
   type ConfigWarning,
   type EnvironmentVariables,
   type McpServerConfig,
+  type ServerBlockReason,
   type ServerTransportInfo,
 } from '@toolhost/config';
 import type { ServerDefinition } from '@toolhost/discovery';
@@ -113,6 +114,8 @@ export interface ResolvedServer extends ServerDefinition {
   readonly blockedCode?: string | undefined;
   /** With `UNTRUSTED_PROJECT`: the project folder that would have to be trusted, and the command that trusts it. */
   readonly untrustedProject?: { readonly folder: string; readonly trustCommand: string } | undefined;
+  /** The settings file the entry comes from; `undefined` for the `settings` option and servers added at runtime. */
+  readonly filePath?: string | undefined;
 }
 
 /** The servers to manage, plus what went wrong reading them. */
@@ -123,6 +126,12 @@ export interface ResolvedServers {
   readonly errors: readonly ConfigError[];
   /** Problems that did not stop anything. */
   readonly warnings: readonly ConfigWarning[];
+  /** Why `mcp.allowed` / `mcp.excluded` block a server of this name (for servers added at runtime). */
+  readonly accessBlockReason: (name: string) => ServerBlockReason | undefined;
+  /** False when the enablement file records a server of this name as disabled. */
+  readonly isServerEnabled: (name: string) => boolean;
+  /** Every file that was read (settings files, the enablement file, the trusted-folders store); empty for the `settings` option. */
+  readonly files: readonly string[];
 }
 
 /** Turn a settings object or the settings files into the server list for discovery. */
@@ -155,7 +164,14 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
       const blocked = policy.getServerBlockReason(entry.name);
       servers.push({ name: entry.name, config: entry.config, transport, blockedReason: blocked?.message, blockedCode: blocked?.code });
     }
-    return { servers, errors: parsed.errors, warnings: parsed.warnings };
+    return {
+      servers,
+      errors: parsed.errors,
+      warnings: parsed.warnings,
+      accessBlockReason: (name) => policy.getServerBlockReason(name),
+      isServerEnabled: () => true,
+      files: [],
+    };
   }
   // The same system files as the `toolhost` command line (and the program of `appDir`).
   const location = getAppSettingsLocation({
@@ -190,8 +206,15 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
             }
           : undefined,
       disabled: !server.enabled,
+      filePath: server.filePath,
     })),
     errors: loaded.errors,
     warnings: loaded.warnings,
+    accessBlockReason: (name) =>
+      loaded.getServer(name) === undefined
+        ? loaded.getServerBlockReason(name)
+        : createServerAccessPolicy({ allowed: loaded.allowed, excluded: loaded.excluded }).getServerBlockReason(name),
+    isServerEnabled: (name) => loaded.isServerEnabled(name),
+    files: [...loaded.files.map((file) => file.filePath), loaded.enablementFilePath, loaded.trustedFoldersFilePath],
   };
 }

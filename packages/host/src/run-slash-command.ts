@@ -1,5 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
-import { BUILT_IN_COMMANDS, runBuiltInCommand } from './built-in-commands.js';
+import { BUILT_IN_COMMANDS, runBuiltInCommand, type BuiltInCommandContext } from './built-in-commands.js';
 import { HostError } from './host-error.js';
 import type { HostStatus } from './host-status.js';
 import { runPromptCommand } from './prompt-commands.js';
@@ -15,6 +15,12 @@ export interface SlashCommandContext {
   readonly status: () => HostStatus;
   /** Sign in to a server (for `/mcp auth <server>`). */
   readonly authenticate: (serverName: string) => Promise<HostStatus>;
+  /** Discover servers again (`/mcp refresh`). */
+  readonly refresh: BuiltInCommandContext['refresh'];
+  /** Read the settings files again (`/mcp reload`). */
+  readonly reload: BuiltInCommandContext['reload'];
+  /** Enable or disable a server (`/mcp enable`, `/mcp disable`). */
+  readonly setEnabled: BuiltInCommandContext['setEnabled'];
   /** Aborts the command. */
   readonly signal?: AbortSignal;
 }
@@ -23,7 +29,15 @@ export interface SlashCommandContext {
 export async function runSlashCommand(line: string, context: SlashCommandContext): Promise<SlashCommandResult> {
   const { name, args } = parseSlashCommandLine(line);
   if (BUILT_IN_COMMANDS.some((command) => command.name === name)) {
-    return runBuiltInCommand({ name, args, status: context.status, authenticate: context.authenticate });
+    return runBuiltInCommand({
+      name,
+      args,
+      status: context.status,
+      authenticate: context.authenticate,
+      refresh: context.refresh,
+      reload: context.reload,
+      setEnabled: context.setEnabled,
+    });
   }
   const prompts = context.prompts();
   const command = prompts.find((prompt) => prompt.name === name);
