@@ -17,7 +17,7 @@ describe('McpToolHost.callTool against the client-features fixture (Streamable H
     fixture = await startClientFeaturesServer({ retryMs: 400 });
     host = await McpToolHost.create({
       settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true, timeout: 600 } } },
-      maxTotalCallTimeoutMs: 900,
+      maxTotalCallTimeoutMs: 1_500,
     });
     await host.discover();
   });
