@@ -11,7 +11,7 @@ import type { HostCore } from './host-core.js';
 import { HostError, type HostErrorCode } from './host-error.js';
 import type { HostWarning } from './host-events.js';
 import { buildHostWarnings } from './host-warnings.js';
-import { resolveServers, type ResolvedServer, type ResolvedServers, type SettingsSource } from './resolve-servers.js';
+import { resolveServers, settingsLoadOptions, type ResolvedServer, type ResolvedServers, type SettingsSource } from './resolve-servers.js';
 
 /** What {@link HostServers.reload} did. */
 export interface SettingsReloadResult {
@@ -279,17 +279,7 @@ export class HostServerSet {
     }
     const source = this.#source;
     try {
-      await setServerEnabled({
-        name: server.name,
-        enabled,
-        ...(source.env !== undefined ? { env: source.env } : {}),
-        ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
-        ...(source.projectDir !== undefined ? { projectDir: source.projectDir } : {}),
-        ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
-        ...(source.systemSettingsPath !== undefined ? { systemSettingsPath: source.systemSettingsPath } : {}),
-        ...(source.trustProject !== undefined ? { projectTrust: source.trustProject } : {}),
-        ...(source.trustCommand !== undefined ? { trustCommand: source.trustCommand } : {}),
-      });
+      await setServerEnabled({ ...settingsLoadOptions(source, source.env ?? process.env), name: server.name, enabled });
     } catch (error) {
       if (ConfigError.isInstance(error) && PASSED_THROUGH.has(error.code)) {
         throw new HostError({

@@ -8,6 +8,7 @@ import {
   type ConfigError,
   type ConfigWarning,
   type EnvironmentVariables,
+  type LoadSettingsOptions,
   type McpServerConfig,
   type ServerBlockReason,
   type ServerTransportInfo,
@@ -173,24 +174,7 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
       files: [],
     };
   }
-  // The same system files as the `toolhost` command line (and the program of `appDir`).
-  const location = getAppSettingsLocation({
-    env,
-    ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
-    ...(typeof source.systemSettingsPath === 'string' ? { systemSettingsPath: source.systemSettingsPath } : {}),
-    ...(typeof source.systemDefaultsPath === 'string' ? { systemDefaultsPath: source.systemDefaultsPath } : {}),
-  });
-  const loaded = await loadSettings({
-    env,
-    appDir: location.appDir,
-    ...(source.projectDir !== undefined ? { projectDir: source.projectDir } : {}),
-    ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
-    ...(source.systemSettingsPath !== false ? { systemSettingsPath: location.systemSettingsPath } : {}),
-    ...(source.systemDefaultsPath !== false ? { systemDefaultsPath: location.systemDefaultsPath } : {}),
-    ...(source.envFile !== undefined ? { envFile: source.envFile } : {}),
-    ...(source.trustProject !== undefined ? { projectTrust: source.trustProject } : {}),
-    ...(source.trustCommand !== undefined ? { trustCommand: source.trustCommand } : {}),
-  });
+  const loaded = await loadSettings(settingsLoadOptions(source, env));
   return {
     servers: loaded.servers.map((server) => ({
       name: server.name,
@@ -216,5 +200,29 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
         : createServerAccessPolicy({ allowed: loaded.allowed, excluded: loaded.excluded }).getServerBlockReason(name),
     isServerEnabled: (name) => loaded.isServerEnabled(name),
     files: [...loaded.files.map((file) => file.filePath), loaded.enablementFilePath, loaded.trustedFoldersFilePath],
+  };
+}
+
+/**
+ * The `loadSettings` options of a file-based settings source: the same system files as the
+ * `toolhost` command line (those of the program of `appDir`, see `getAppSettingsLocation`).
+ */
+export function settingsLoadOptions(source: SettingsSource, env: Readonly<Record<string, string | undefined>>): LoadSettingsOptions {
+  const location = getAppSettingsLocation({
+    env,
+    ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
+    ...(typeof source.systemSettingsPath === 'string' ? { systemSettingsPath: source.systemSettingsPath } : {}),
+    ...(typeof source.systemDefaultsPath === 'string' ? { systemDefaultsPath: source.systemDefaultsPath } : {}),
+  });
+  return {
+    env,
+    appDir: location.appDir,
+    ...(source.projectDir !== undefined ? { projectDir: source.projectDir } : {}),
+    ...(source.homeDir !== undefined ? { homeDir: source.homeDir } : {}),
+    ...(source.systemSettingsPath !== false ? { systemSettingsPath: location.systemSettingsPath } : {}),
+    ...(source.systemDefaultsPath !== false ? { systemDefaultsPath: location.systemDefaultsPath } : {}),
+    ...(source.envFile !== undefined ? { envFile: source.envFile } : {}),
+    ...(source.trustProject !== undefined ? { projectTrust: source.trustProject } : {}),
+    ...(source.trustCommand !== undefined ? { trustCommand: source.trustCommand } : {}),
   };
 }
