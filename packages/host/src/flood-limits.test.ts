@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
 import type { ToolCallResult } from './tool-call/run-tool-call.js';
+import { sampleProcess } from '@toolhost-internal/fixtures';
 
 const folder = mkdtempSync(join(tmpdir(), 'toolhost-flood-'));
 const FLOOD_SERVER = join(folder, 'flood-server.mjs');
@@ -76,24 +77,6 @@ function textOf(result: ToolCallResult): string {
   return result.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
 }
 
-/** Samples `process.memoryUsage().rss` every 20 ms, and the event loop's lateness, until stopped. */
-function sampleRss(): { stop: () => { peakMb: number; maxLagMs: number } } {
-  let peak = process.memoryUsage().rss;
-  let maxLag = 0;
-  let expected = performance.now() + 20;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-    maxLag = Math.max(maxLag, performance.now() - expected);
-    expected = performance.now() + 20;
-  }, 20);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return { peakMb: Math.round(peak / 1e6), maxLagMs: Math.round(maxLag) };
-    },
-  };
-}
-
 async function floodHost(elicit?: () => Promise<{ action: 'accept'; content: Record<string, unknown> }>): Promise<McpToolHost> {
   const host = await McpToolHost.create({
     settings: {
@@ -116,9 +99,9 @@ describe('floods from a hostile server are bounded', () => {
       await new Promise((resolve) => setTimeout(resolve, 5));
       return { action: 'accept', content: { ok: true } };
     });
-    const rss = sampleRss();
+    const rss = sampleProcess();
     const result = await host.callTool({ name: 'elicit-flood', arguments: {} });
-    const { peakMb, maxLagMs } = rss.stop();
+    const { peakRssMb: peakMb, maxLagMs } = rss.stop();
     const outcome = JSON.parse(textOf(result)) as { answered: number; refused: number; firstRefusal?: { code: number; message: string } };
     console.info(
       `elicitation flood: ui.elicit saw ${seen}, answered ${outcome.answered}, refused ${outcome.refused}; peak RSS ${peakMb} MB, worst event-loop lag ${maxLagMs} ms`,
@@ -135,11 +118,11 @@ describe('floods from a hostile server are bounded', () => {
     const host = await floodHost();
     const values: number[] = [];
     host.on('tool-call-progress', (event) => values.push(event.progress));
-    const rss = sampleRss();
+    const rss = sampleProcess();
     const started = performance.now();
     const result = await host.callTool({ name: 'progress-flood', arguments: {} });
     const elapsed = performance.now() - started;
-    const { peakMb } = rss.stop();
+    const { peakRssMb: peakMb } = rss.stop();
     console.info(
       `progress flood: 10,000 notifications in ${elapsed.toFixed(0)} ms → ${values.length} tool-call-progress events (last ${values.at(-1)}); peak RSS ${peakMb} MB`,
     );

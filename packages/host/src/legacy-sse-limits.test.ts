@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
+import { sampleProcess } from '@toolhost-internal/fixtures';
 
 const LIMIT = 1024 * 1024;
 const CHUNK = 'x'.repeat(64 * 1024);
@@ -20,20 +21,6 @@ afterEach(async () => {
     server.close();
   }
 });
-
-/** Samples `process.memoryUsage().rss` every 20 ms until stopped; returns the peak in MB. */
-function sampleRss(): { stop: () => number } {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6);
-    },
-  };
-}
 
 /** What the hostile server sent before the client went away. */
 interface Flood {
@@ -142,12 +129,12 @@ describe('an endless SSE event on a legacy HTTP+SSE server', () => {
     const { url, floods } = await legacySseServer('endpoint');
     const host = await legacySseHost(url);
     const before = Math.round(process.memoryUsage().rss / 1e6);
-    const rss = sampleRss();
+    const rss = sampleProcess();
     const started = performance.now();
     const status = await host.discover();
     const elapsed = Math.round(performance.now() - started);
     await floods[0]?.closed;
-    const peak = rss.stop();
+    const peak = rss.stop().peakRssMb;
     const server = status.servers.find((entry) => entry.name === 'endless-sse');
     console.info(
       `legacy SSE, endless event after endpoint: discovery ended after ${elapsed} ms; the server wrote ${(floods[0]?.bytes ?? 0) / 1024} KiB ` +
@@ -168,12 +155,12 @@ describe('an endless SSE event on a legacy HTTP+SSE server', () => {
     await host.discover();
     expect(host.servers.status().servers[0]?.status).toBe('CONNECTED');
     const before = Math.round(process.memoryUsage().rss / 1e6);
-    const rss = sampleRss();
+    const rss = sampleProcess();
     const started = performance.now();
     const result = await host.callTool({ name: 'endless', arguments: {} });
     const elapsed = Math.round(performance.now() - started);
     await floods[0]?.closed;
-    const peak = rss.stop();
+    const peak = rss.stop().peakRssMb;
     console.info(
       `legacy SSE, endless event answering tools/call: the call failed after ${elapsed} ms; the server wrote ${(floods[0]?.bytes ?? 0) / 1024} KiB ` +
         `before the socket closed; RSS ${before} MB before, peak ${peak} MB`,

@@ -339,6 +339,15 @@ export function decryptText(data: string, key: Buffer): string {
   }
 }
 
+/** The decrypted text of an encrypted token file as JSON; throws {@link UnrecognisedTokenFile} when it is not JSON. */
+function parseDecryptedJson(plain: string): unknown {
+  try {
+    return JSON.parse(plain) as unknown;
+  } catch {
+    throw new UnrecognisedTokenFile('its decrypted contents are not JSON');
+  }
+}
+
 /**
  * The encrypted map of Gemini CLI (before its file keychain) and Qwen Code,
  * `mcp-oauth-tokens-v2.json`: a JSON object `{ "<server name>": <entry> }`, encrypted.
@@ -354,12 +363,7 @@ export class EncryptedMapDocument implements TokenDocument {
 
   /** Parses the decrypted JSON; throws {@link UnrecognisedTokenFile} for any other shape. */
   static parse(plain: string, key: Buffer): EncryptedMapDocument {
-    let value: unknown;
-    try {
-      value = JSON.parse(plain);
-    } catch {
-      throw new UnrecognisedTokenFile('its decrypted contents are not JSON');
-    }
+    const value = parseDecryptedJson(plain);
     if (!isRecord(value)) throw new UnrecognisedTokenFile('its decrypted contents are not a JSON object of entries by server name');
     return new EncryptedMapDocument(value, key);
   }
@@ -417,12 +421,7 @@ export class FileKeychainDocument implements TokenDocument {
 
   /** Parses the decrypted JSON; throws {@link UnrecognisedTokenFile} for any other shape. */
   static parse(plain: string, key: Buffer): FileKeychainDocument {
-    let value: unknown;
-    try {
-      value = JSON.parse(plain);
-    } catch {
-      throw new UnrecognisedTokenFile('its decrypted contents are not JSON');
-    }
+    const value = parseDecryptedJson(plain);
     if (!isRecord(value) || (value[GEMINI_KEYCHAIN_SERVICE] !== undefined && !isRecord(value[GEMINI_KEYCHAIN_SERVICE])))
       throw new UnrecognisedTokenFile('its decrypted contents are not a JSON object of secrets by service and account');
     return new FileKeychainDocument(value, key);

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectTransport, type ConnectedTransport } from './connect-transport.js';
 import { firstText, newClient } from './test-helpers.js';
+import { sampleProcess } from '@toolhost-internal/fixtures';
 
 const PROTOCOL_VERSION = '2025-06-18';
 const folder = mkdtempSync(join(tmpdir(), 'toolhost-message-limits-'));
@@ -21,20 +22,6 @@ afterEach(async () => {
     server.close();
   }
 });
-
-/** Samples `process.memoryUsage().rss` every 20 ms until stopped; returns the peak in MB. */
-function sampleRss(): { stop: () => number } {
-  let peak = process.memoryUsage().rss;
-  const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
-  return {
-    stop: () => {
-      clearInterval(timer);
-      return Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6);
-    },
-  };
-}
 
 async function readBody(request: IncomingMessage): Promise<string> {
   let body = '';
@@ -105,13 +92,13 @@ describe('HTTP streams are bounded', () => {
     });
     connections.push(connection);
     const before = Math.round(process.memoryUsage().rss / 1e6);
-    const rss = sampleRss();
+    const rss = sampleProcess();
     const started = Date.now();
     const error = await client.callTool({ name: 'endless', arguments: {} }, { timeout: 20_000 }).then(
       () => undefined,
       (caught: unknown) => caught,
     );
-    const peak = rss.stop();
+    const peak = rss.stop().peakRssMb;
     console.info(`endless SSE event: failed after ${Date.now() - started} ms; RSS ${before} MB before, peak ${peak} MB`);
     expect(String((error as Error | undefined)?.message)).toMatch(/MCP server 'endless' sent an SSE event larger than the limit of 32 MiB/);
     expect(peak - before).toBeLessThan(400);
@@ -208,11 +195,11 @@ describe('stdio messages are bounded and read in linear time', () => {
 
   it('fails a 40 MB message with MESSAGE_TOO_LARGE naming the server and the limit, not "Connection closed"', async () => {
     const client = await connectBigLineServer('flooder');
-    const rss = sampleRss();
+    const rss = sampleProcess();
     await expect(client.callTool({ name: 'big', arguments: { bytes: 40_000_000 } }, { timeout: 20_000 })).rejects.toThrow(
       /MCP server 'flooder' sent a message \(one line of stdout\) larger than the limit of 32 MiB \(maxMessageBytes = 33554432\)/,
     );
-    console.info(`40 MB stdio line: peak RSS ${rss.stop()} MB`);
+    console.info(`40 MB stdio line: peak RSS ${rss.stop().peakRssMb} MB`);
   }, 30_000);
 
   it('parses a 7 MB message in roughly linear time', async () => {
