@@ -1,0 +1,192 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { findChromium, fixtureBinPath } from '@toolhost-internal/fixtures';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The web chat in real Chromium against the real agent: the built examples/a2a-agent serves the
+// built page and the A2A endpoint on one loopback origin, with the scripted model and the basic
+// fixture MCP server (untrusted, so every tool call asks). The test waits on DOM states only.
+
+const here = dirname(fileURLToPath(import.meta.url));
+const webChat = resolve(here, '..');
+const dist = join(webChat, 'dist');
+const agentBin = resolve(webChat, '..', 'a2a-agent', 'dist', 'index.js');
+/** Screenshots and the agent's output land here (gitignored). */
+const outputDir = join(webChat, '.test-output');
+const WAIT = { timeout: 20_000 };
+
+let root: string;
+let agent: ChildProcess;
+let agentOutput = '';
+let origin: string;
+let browser: Browser;
+
+/** Starts the built agent on a free port and resolves with the origin it prints. */
+async function startAgent(settingsPath: string): Promise<string> {
+  agent = spawn(process.execPath, [agentBin, '--port', '0', '--settings', settingsPath, '--model', 'scripted', '--web', dist], {
+    cwd: root,
+    env: { ...process.env, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the agent printed no http://127.0.0.1:<port> within 20 s:\n${agentOutput}`)), 20_000);
+    const read = (chunk: Buffer): void => {
+      agentOutput += chunk.toString('utf8');
+      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(agentOutput);
+      if (found) {
+        clearTimeout(timer);
+        resolvePromise(found[0]);
+      }
+    };
+    agent.stdout?.on('data', read);
+    agent.stderr?.on('data', read);
+    agent.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the agent exited with ${String(code)} before listening:\n${agentOutput}`));
+    });
+  });
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'toolhost-web-chat-'));
+  await mkdir(outputDir, { recursive: true });
+  const settingsPath = join(root, 'settings.json');
+  await writeFile(
+    settingsPath,
+    JSON.stringify({ mcpServers: { basic: { command: process.execPath, args: [fixtureBinPath('basic')] } } }, null, 2),
+  );
+  origin = await startAgent(settingsPath);
+  browser = await chromium.launch({
+    executablePath: findChromium(),
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--no-first-run',
+    ],
+  });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  if (agent !== undefined && agent.exitCode === null) {
+    const exited = new Promise((done) => agent.once('exit', done));
+    agent.kill('SIGTERM');
+    await exited;
+  }
+  await rm(root, { recursive: true, force: true });
+});
+
+/** Opens the page in a fresh browser context (a new session) and waits until it has connected. */
+async function openChat(): Promise<{ page: Page; pageErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+  const page = await context.newPage();
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') pageErrors.push(message.text());
+  });
+  await page.goto(`${origin}/?workspace=${encodeURIComponent(root)}`);
+  await page.locator('#agent-status', { hasText: 'Connected' }).waitFor(WAIT);
+  return { page, pageErrors };
+}
+
+/** Records every `data-status` a tool card takes, in order, from the moment it is called. */
+async function recordStatuses(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { statuses: string[] }).statuses = seen;
+    new MutationObserver(() => {
+      const status = document.querySelector<HTMLElement>('.tool-call')?.dataset['status'];
+      if (status !== undefined && seen.at(-1) !== status) seen.push(status);
+    }).observe(document.getElementById('transcript')!, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      attributeFilter: ['data-status'],
+    });
+  });
+}
+
+async function statuses(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { statuses: string[] }).statuses);
+}
+
+async function send(page: Page, text: string): Promise<void> {
+  await page.locator('#send:not([disabled])').waitFor(WAIT);
+  await page.fill('#prompt', text);
+  await page.press('#prompt', 'Enter');
+}
+
+describe('web chat in Chromium', () => {
+  it('asks in a dialog, runs the approved tool, shows its image and the answer, and lists the commands', async () => {
+    const { page, pageErrors } = await openChat();
+    await recordStatuses(page);
+    await send(page, 'call mixed-content {}');
+
+    const card = page.locator('.tool-call');
+    await card.and(page.locator('[data-status="PENDING"]')).waitFor(WAIT);
+    await expect(card.locator('.tool-name').textContent()).resolves.toContain('mixed-content');
+    const dialog = page.locator('#confirm-dialog[open]');
+    await dialog.waitFor(WAIT);
+    await expect(dialog.locator('#confirm-title').textContent()).resolves.toContain('mixed-content');
+    const optionIds = await dialog
+      .locator('#confirm-options button')
+      .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-option-id')));
+    expect(optionIds).toContain('proceed_once');
+    expect(optionIds).toContain('cancel');
+    await dialog.locator('button[data-option-id="proceed_once"]').click();
+
+    await card.and(page.locator('[data-status="SUCCEEDED"]')).waitFor(WAIT);
+    expect(await statuses(page)).toEqual(['PENDING', 'EXECUTING', 'SUCCEEDED']);
+    await expect(card.locator('.output').textContent()).resolves.toContain('first text block');
+    const image = card.locator('img');
+    await image.waitFor(WAIT);
+    await page.waitForFunction(() => (document.querySelector<HTMLImageElement>('.tool-call img')?.naturalWidth ?? 0) > 0, undefined, WAIT);
+    expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+    await page.locator('.message.agent', { hasText: 'first text block' }).waitFor(WAIT);
+    await page.locator('#agent-status', { hasText: 'completed' }).waitFor(WAIT);
+
+    await page.fill('#prompt', '');
+    await page.type('#prompt', '/');
+    await page.locator('#palette:not([hidden]) [role="option"]').first().waitFor(WAIT);
+    const commands = await page.locator('#palette [role="option"] .name').allTextContents();
+    expect(commands).toEqual(expect.arrayContaining([expect.stringMatching(/^\/mcp\b/), expect.stringMatching(/^\/poem-writer\b/)]));
+    await expect(page.getAttribute('#prompt', 'aria-expanded')).resolves.toBe('true');
+    await page.screenshot({ path: join(outputDir, 'web-chat.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('cancels a tool call from the dialog without running it', async () => {
+    const { page, pageErrors } = await openChat();
+    await recordStatuses(page);
+    await send(page, 'call echo {"message":"never sent"}');
+    await page.locator('#confirm-dialog[open]').waitFor(WAIT);
+    await page.locator('#confirm-dialog button[data-option-id="cancel"]').click();
+    await page.locator('.tool-call[data-status="CANCELLED"]').waitFor(WAIT);
+    expect(await statuses(page)).toEqual(['PENDING', 'CANCELLED']);
+    expect(await page.locator('.tool-call .output').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('shows markup from a tool result as text, never as HTML', async () => {
+    const { page, pageErrors } = await openChat();
+    const hostile = '<img src=x onerror="window.pwned=1"><b id="bold">bold</b>';
+    await send(page, `call echo ${JSON.stringify({ message: hostile })}`);
+    await page.locator('#confirm-dialog[open]').waitFor(WAIT);
+    await expect(page.locator('#confirm-arguments').textContent()).resolves.toContain(hostile);
+    await page.locator('#confirm-dialog button[data-option-id="proceed_once"]').click();
+    await page.locator('.tool-call[data-status="SUCCEEDED"]').waitFor(WAIT);
+    await expect(page.locator('.tool-call .output').textContent()).resolves.toBe(hostile);
+    await page.locator('.message.agent', { hasText: hostile }).waitFor(WAIT);
+    expect(await page.locator('#transcript img, #bold').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    expect(pageErrors).toEqual([]);
+  });
+});
