@@ -173,8 +173,10 @@ function handleEvent(event: StreamEventView, followsSession: boolean): void {
     session.lastState = event.state;
     setStatus(`Task ${event.state}`);
   }
-  // A Task event repeats the history the page already shows.
+  // A Task event repeats what the chat already shows; a command's task (followed after it
+  // started, perhaps after it ended) shows its history and status message.
   if (event.type !== 'task') renderParts(event, event.parts);
+  else if (!followsSession) renderParts(event, [...event.history, ...event.parts]);
   if (event.error !== undefined) addError(event.error);
 }
 

@@ -232,6 +232,24 @@ describe('streamEventFrom', () => {
   });
 });
 
+describe('a Task event', () => {
+  it('keeps the agent turns of its history apart from its status message', () => {
+    const event = streamEventFrom({
+      kind: 'task',
+      id: 't3',
+      contextId: 'c3',
+      status: { state: 'completed', message: { kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'done' }] } },
+      history: [
+        { kind: 'message', role: 'user', parts: [{ kind: 'text', text: '/mcp' }] },
+        { kind: 'message', role: 'agent', parts: [{ kind: 'text', text: 'basic - Connected' }] },
+      ],
+    });
+    expect(event).toMatchObject({ type: 'task', taskId: 't3', contextId: 'c3', state: 'completed' });
+    expect(event?.history).toEqual([{ kind: 'text', text: 'basic - Connected' }]);
+    expect(event?.parts).toEqual([{ kind: 'text', text: 'done' }]);
+  });
+});
+
 describe('commands', () => {
   const commands = commandsFrom({
     commands: [

@@ -95,8 +95,10 @@ export interface StreamEventView {
   eventKind?: string;
   /** An error string the agent put in the event metadata. */
   error?: string;
-  /** The parts of the event's message. */
+  /** The parts of the event's message (for a Task: of its current status message). */
   parts: PartView[];
+  /** For a Task: the parts of the agent's messages in its history, oldest first. */
+  history: PartView[];
 }
 
 /** A slash command from `commands/get`, flattened: `path` is `['mcp', 'list']` for `/mcp list`. */
@@ -357,7 +359,7 @@ export function streamEventFrom(result: unknown, extensionUri?: string): StreamE
     event = result[wrapped] as Record<string, unknown>;
     type = { task: 'task', statusUpdate: 'status-update', message: 'message', artifactUpdate: 'artifact-update' }[wrapped];
   }
-  const view: StreamEventView = { type, final: event['final'] === true, parts: [] };
+  const view: StreamEventView = { type, final: event['final'] === true, parts: [], history: [] };
   const taskId = type === 'task' ? str(event['id']) : str(event['taskId']);
   const contextId = str(event['contextId']);
   if (taskId !== undefined) view.taskId = taskId;
@@ -368,6 +370,10 @@ export function streamEventFrom(result: unknown, extensionUri?: string): StreamE
   if (type === 'message') view.parts = partsOf(event, extensionUri);
   else if (type === 'artifact-update') view.parts = partsOf(event['artifact'], extensionUri);
   else if (isRecord(event['status'])) view.parts = partsOf(event['status']['message'], extensionUri);
+  if (type === 'task' && Array.isArray(event['history'])) {
+    const agentTurns = event['history'].filter((message) => isRecord(message) && /^(agent|ROLE_AGENT)$/.test(str(message['role']) ?? ''));
+    view.history = agentTurns.flatMap((message) => partsOf(message, extensionUri));
+  }
   return view;
 }
 
