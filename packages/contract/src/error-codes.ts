@@ -128,6 +128,12 @@ export const ERROR_CODES = {
     'The `confirm` hook answered with something that is not one of the offered options (an option id or option object).',
   /** The `confirm` hook threw or rejected. */
   CONFIRMATION_FAILED: 'The `confirm` hook threw or rejected; `cause` is what it threw.',
+  /** `host.confirmations.answer()` named a tool call that is not waiting for the user (unknown, already answered, or ended). */
+  CONFIRMATION_NOT_PENDING:
+    'A confirmation answer named a tool call that is not waiting for the user: the id is unknown, the call was already answered, or it ended.',
+  /** A call needed confirmation while another call with the same tool call id was waiting for it. */
+  DUPLICATE_TOOL_CALL_ID:
+    'A tool call needed confirmation while another call with the same tool call id was already waiting; the second call was not run.',
   /** A store (approvals, tokens) could not be read or written. */
   STORE_FAILED: 'A store (approvals, OAuth tokens) could not be read or written.',
 

@@ -154,7 +154,8 @@ export interface UiHooks {
   /**
    * May this tool run? Answer with one of `request.options` (its `id` or the object itself).
    * Any other answer fails the call with `INVALID_CONFIRMATION_ANSWER`; a hook that throws
-   * fails it with `CONFIRMATION_FAILED`. When `signal` aborts, the call is cancelled.
+   * fails it with `CONFIRMATION_FAILED`. When `signal` aborts, the call is cancelled, or it was
+   * answered another way (`host.confirmations.answer()`): close the dialog, the answer is not used.
    */
   confirm?(request: ConfirmationRequest, options: { readonly signal?: AbortSignal }): Promise<ConfirmationAnswer>;
   /** Open a URL in the user's browser (OAuth sign-in). A safe default opener is used when absent. */

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolCallProgress } from '@toolhost/contract';
+import type { ConfirmationRequest, ToolCall, ToolCallProgress } from '@toolhost/contract';
 
 /** Severity of a server's log messages, least to most severe (RFC 5424 names). */
 export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
@@ -23,6 +23,12 @@ export interface HostWarning {
 export interface HostEvents {
   /** The whole tool call, on every lifecycle update (`PENDING` → `EXECUTING` → `SUCCEEDED`/`FAILED`/`CANCELLED`). */
   'tool-call-update': ToolCall;
+  /**
+   * A tool call waits for the user's decision: show `request` and answer it with
+   * `host.confirmations.answer({ toolCallId, optionId })` (or let the `confirm` hook answer).
+   * Emitted right after the call's `PENDING` `tool-call-update` that carries the same request.
+   */
+  'confirmation-pending': ConfirmationRequest;
   /** Progress of a running tool call (`progress` grows; `total` and `message` when the server gives them). */
   'tool-call-progress': ToolCallProgress & {
     /** The call the progress belongs to. */

@@ -55,6 +55,16 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly adapter?: ModelAdapter<TTool, TResponse, TToolResults>;
   /** How the host asks the user. @default no hooks: calls that need confirmation are refused with `CONFIRMATION_REQUIRED` */
   readonly ui?: UiHooks;
+  /**
+   * Let a call that needs the user's decision wait, `PENDING`, until it is answered by tool call
+   * id through `host.confirmations.answer()` (a web page, an A2A client, any front end that
+   * answers when the user decides), even without a `confirm` hook. Each such call is announced
+   * by a `confirmation-pending` event and listed by `host.confirmations.pending()`; aborting the
+   * call's signal or closing the host cancels it. With a `confirm` hook as well, whichever
+   * answers first wins. @default false: without a `confirm` hook such calls are refused with
+   * `CONFIRMATION_REQUIRED`
+   */
+  readonly deferConfirmations?: boolean;
   /** Where approvals ("always allow") and OAuth tokens are kept. @default see {@link HostStores} */
   readonly stores?: HostStores;
   /**

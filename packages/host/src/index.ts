@@ -15,6 +15,7 @@ export type { SettingsReloadResult } from './host-server-set.js';
 export type { HostStatus, ServerStatusView, FormatStatusOptions } from './host-status.js';
 export type { HostPrompts, PromptResult } from './host-prompts.js';
 export type { HostCommands } from './host-commands.js';
+export type { HostConfirmations } from './host-confirmations.js';
 export type { SlashCommand, SlashCommandResult, PromptCommand } from './slash-command.js';
 export type { SlashCommandCompletion } from './complete-slash-command.js';
 export type {
@@ -27,4 +28,12 @@ export type {
 export type { HostResources, HostResource, HostResourceTemplate } from './host-resources.js';
 // What host users need from @toolhost/contract (the rest is imported from it directly).
 export { ToolhostError } from '@toolhost/contract';
-export type { ConfirmationRequest, ContentPart, HostToolDefinition, ModelAdapter, ToolCall, UiHooks } from '@toolhost/contract';
+export type {
+  ConfirmationOutcome,
+  ConfirmationRequest,
+  ContentPart,
+  HostToolDefinition,
+  ModelAdapter,
+  ToolCall,
+  UiHooks,
+} from '@toolhost/contract';

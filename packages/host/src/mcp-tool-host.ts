@@ -7,6 +7,7 @@ import { createClientFeatures, RootsController, type ProjectFolder, type TraceCo
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
 import { HostCommands } from './host-commands.js';
+import { HostConfirmations } from './host-confirmations.js';
 import { HostCore } from './host-core.js';
 import { HostError } from './host-error.js';
 import { HostEventEmitter, type HostEvents } from './host-events.js';
@@ -22,6 +23,7 @@ import { resolveServers, type ResolvedServers } from './resolve-servers.js';
 import { SettingsWatcher } from './settings-watcher.js';
 import { toCallableTool } from './tool-call/callable-tool.js';
 import { runToolCall, type ToolCallResult } from './tool-call/run-tool-call.js';
+import { PendingConfirmations } from './tool-call/pending-confirmations.js';
 import type { ToolCallRuntime } from './tool-call/tool-call-runtime.js';
 
 /** Default quiet time of `watchSettings` after a change before the settings are read again. */
@@ -56,7 +58,7 @@ export interface HostRoots {
  * The core loop is flat (`create`, `discover`, `listTools`, `handleModelResponse`, `callTool`,
  * `on`, `close`); everything else is grouped by subject: {@link McpToolHost.servers},
  * {@link McpToolHost.prompts}, {@link McpToolHost.commands}, {@link McpToolHost.resources},
- * {@link McpToolHost.roots}. Methods take `(params, options?)`; UI hooks only ask questions and
+ * {@link McpToolHost.roots}, {@link McpToolHost.confirmations}. Methods take `(params, options?)`; UI hooks only ask questions and
  * events only notify.
  *
  * @example
@@ -81,10 +83,13 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly resources: HostResources;
   /** The folders offered to servers as roots. */
   readonly roots: HostRoots;
+  /** The tool calls waiting for the user's decision: list them, answer them later by tool call id. */
+  readonly confirmations: HostConfirmations;
 
   readonly #core: HostCore;
   readonly #rootsController: RootsController;
   readonly #runtime: ToolCallRuntime;
+  readonly #pendingConfirmations: PendingConfirmations;
   readonly #clientInfo: { readonly name: string; readonly version: string };
   readonly #traceContext: (() => TraceContext | undefined) | undefined;
   readonly #extensions: McpToolHostOptions['extensions'];
@@ -131,7 +136,9 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     });
     this.#core = new HostCore({ servers: resolved.servers, manager, events, auth, ui, warnings: buildHostWarnings(resolved) });
     forwardManagerEvents(this.#core);
+    this.#pendingConfirmations = new PendingConfirmations(events);
     this.#runtime = this.#createRuntime(options);
+    this.confirmations = new HostConfirmations(this.#core, this.#pendingConfirmations);
     const serverSet = new HostServerSet(this.#core, options, resolved);
     this.servers = new HostServers(this.#core, serverSet);
     this.prompts = new HostPrompts(this.#core);
@@ -258,6 +265,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   async close(): Promise<void> {
     if (this.#core.closed) return;
     this.#core.markClosed();
+    this.#pendingConfirmations.closeAll();
     this.#watcher?.close();
     this.#core.auth.close();
     for (const { features } of this.#core.attached.values()) features.detach();
@@ -349,12 +357,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       },
       validator: new ToolArgumentValidator(),
       policy: new ConfirmationPolicy({
-        interactive: () => ui.confirm !== undefined,
+        interactive: () => ui.confirm !== undefined || options.deferConfirmations === true,
         ...(options.stores?.approvals ? { store: options.stores.approvals } : {}),
         ...(options.allowList ? { allowList: options.allowList } : {}),
         ...(options.hostPolicy ? { hostPolicy: options.hostPolicy } : {}),
       }),
       ui,
+      confirmations: this.#pendingConfirmations,
+      deferConfirmations: options.deferConfirmations === true,
       events: core.events,
       getClient: (serverName) => manager.getClient(serverName),
       withStepUp: (stepUp) => core.auth.withStepUp(stepUp),

@@ -15,8 +15,9 @@ export type AuthoriseResult = typeof AUTHORISED | ToolCallFailure;
 /**
  * Stage "authorise": the confirmation policy decides (host policy, trust, allow-lists, pinned
  * approvals) and, when the user must decide, the `confirm` hook is asked. Reports the call's one
- * `PENDING` (with the confirmation request when there is one). Synchronous when the policy
- * answers synchronously and nobody is asked.
+ * `PENDING` (with the confirmation request when there is one). A confirmation waits in the
+ * host's pending confirmations until the `confirm` hook or `host.confirmations.answer()` answers
+ * it, whichever comes first. Synchronous when the policy answers synchronously and nobody is asked.
  */
 export function authoriseToolCall(
   runtime: ToolCallRuntime,
@@ -75,13 +76,24 @@ async function ask(
   signal: AbortSignal | undefined,
 ): Promise<AuthoriseResult> {
   const confirm = runtime.ui.confirm;
-  if (signal?.aborted || !confirm) return failure(cancelled(tool, false));
-  let answer: unknown;
-  try {
-    answer = await confirm.call(runtime.ui, authorization.request, signal ? { signal } : {});
-  } catch (error) {
-    if (signal?.aborted) return failure(cancelled(tool, false));
-    const { name, serverName } = tool.definition;
+  if (signal?.aborted || (!confirm && !runtime.deferConfirmations)) return failure(cancelled(tool, false));
+  const { name, serverName } = tool.definition;
+  const { request } = authorization;
+  if (runtime.confirmations.has(request.toolCallId)) {
+    return failure(
+      new HostError({
+        code: 'DUPLICATE_TOOL_CALL_ID',
+        serverName,
+        toolName: name,
+        message: `Tool "${name}" of MCP server "${serverName}" needs confirmation, but another call with tool call id "${request.toolCallId}" is already waiting for it; tool call ids must be unique. The tool was not called.`,
+      }),
+    );
+  }
+  const hook = confirm ? (hookSignal: AbortSignal) => confirm.call(runtime.ui, request, { signal: hookSignal }) : undefined;
+  const settlement = await runtime.confirmations.wait(request, signal, hook);
+  if (settlement.kind === 'aborted' || settlement.kind === 'closed' || signal?.aborted) return failure(cancelled(tool, false));
+  if (settlement.kind === 'hook-failed') {
+    const { error } = settlement;
     return failure(
       new HostError({
         code: 'CONFIRMATION_FAILED',
@@ -92,9 +104,8 @@ async function ask(
       }),
     );
   }
-  if (signal?.aborted) return failure(cancelled(tool, false));
   try {
-    const decision = await authorization.answer(answer);
+    const decision = await authorization.answer(settlement.answer);
     return decision.allowed ? AUTHORISED : failure(fromLayerError(decision.error, tool, decision.error.code));
   } catch (error) {
     return policyFailure(error, tool);

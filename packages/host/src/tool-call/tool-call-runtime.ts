@@ -4,6 +4,7 @@ import type { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confir
 import type { HostEventEmitter } from '../host-events.js';
 import type { ResultMappingOptions } from './map-tool-result.js';
 import type { CallableTool } from './callable-tool.js';
+import type { PendingConfirmations } from './pending-confirmations.js';
 
 /** What the tool-call stages need from the host; built once per host. */
 export interface ToolCallRuntime {
@@ -19,6 +20,10 @@ export interface ToolCallRuntime {
   readonly policy: ConfirmationPolicy;
   /** The UI hooks (`confirm`, `elicit`), read on every call. */
   readonly ui: UiHooks;
+  /** The confirmations waiting for an answer (from the `confirm` hook or `host.confirmations.answer()`). */
+  readonly confirmations: PendingConfirmations;
+  /** Whether a confirmation without a `confirm` hook waits for `host.confirmations.answer()` (else it is refused). */
+  readonly deferConfirmations: boolean;
   /** The host's events. */
   readonly events: HostEventEmitter;
   /** The connected client of a server. */
