@@ -40,6 +40,8 @@ interface ToolCard {
   call: ToolCallView;
   /** Images that arrived as FileParts next to the ToolCall. */
   attached: InlineImage[];
+  /** Other files of its result (audio, blobs), listed by name and type. */
+  files: string[];
 }
 
 const session = {
@@ -102,6 +104,9 @@ function renderCard(card: ToolCard): void {
     images.length > 0
       ? h('div', { class: 'images' }, ...images.map((image) => imageElement(image, `Image from ${call.toolName} (${image.mimeType})`)))
       : '',
+    card.files.length > 0
+      ? h('ul', { class: 'files', 'aria-label': 'Other attachments' }, ...card.files.map((file) => h('li', {}, file)))
+      : '',
   );
 }
 
@@ -110,7 +115,7 @@ function upsertToolCall(call: ToolCallView): ToolCard {
   if (card === undefined) {
     const element = h('li', { class: 'tool-call' });
     element.dataset['toolCallId'] = call.id;
-    card = { element, call, attached: [] };
+    card = { element, call, attached: [], files: [] };
     session.cards.set(call.id, card);
     transcript.append(element);
   }
@@ -150,13 +155,22 @@ function renderParts(event: StreamEventView, parts: PartView[]): void {
       case 'thought':
         addItem('message thought', `${part.subject}: ${part.description}`);
         break;
-      case 'image':
-        if (card !== undefined) attachImage(card, part.image);
+      case 'image': {
+        const owner = (part.toolCallId !== undefined ? session.cards.get(part.toolCallId) : undefined) ?? card;
+        if (owner !== undefined) attachImage(owner, part.image);
         else addItem('message agent', imageElement(part.image, `Image from the agent (${part.image.mimeType})`));
         break;
-      case 'file':
-        addItem('message agent', `(file ${part.name}, ${part.mimeType})`);
+      }
+      case 'file': {
+        const owner = (part.toolCallId !== undefined ? session.cards.get(part.toolCallId) : undefined) ?? card;
+        const line = `${part.name} (${part.mimeType}, not shown)`;
+        if (owner === undefined) addItem('message agent', line);
+        else if (!owner.files.includes(line)) {
+          owner.files.push(line);
+          renderCard(owner);
+        }
         break;
+      }
       case 'data':
         addItem('message agent', h('pre', {}, part.json));
         break;
@@ -177,7 +191,9 @@ function handleEvent(event: StreamEventView, followsSession: boolean): void {
   // started, perhaps after it ended) shows its history and status message.
   if (event.type !== 'task') renderParts(event, event.parts);
   else if (!followsSession) renderParts(event, [...event.history, ...event.parts]);
-  if (event.error !== undefined) addError(event.error);
+  // A failed task's error is usually also its status text: show it once.
+  const error = event.error;
+  if (error !== undefined && !event.parts.some((part) => part.kind === 'text' && part.text === error)) addError(error);
 }
 
 async function runStream(method: string, params: unknown, followsSession = true): Promise<void> {
@@ -214,9 +230,12 @@ function setBusy(busy: boolean): void {
 
 async function sendText(text: string): Promise<void> {
   addItem('message user', text);
+  // The first message of a session carries AgentSettings, when the user named a workspace folder
+  // (the agent wants an absolute path of an existing folder; without one it keeps its own).
   const metadata: Record<string, unknown> = {};
-  if (!session.settingsSent && session.extensionUri !== undefined) {
-    metadata[session.extensionUri] = { workspace_path: workspaceInput.value.trim() };
+  const workspace = workspaceInput.value.trim();
+  if (!session.settingsSent && session.extensionUri !== undefined && workspace !== '') {
+    metadata[session.extensionUri] = { workspace_path: workspace };
   }
   const message = {
     kind: 'message',
@@ -270,7 +289,7 @@ async function runCommand(path: string[], args: string): Promise<void> {
     addError(`/${path.join(' ')}: ${text || 'failed to start'}`);
     return;
   }
-  if (text !== '') addItem('message agent', text);
+  if (text !== '') addItem('message note', text);
   // The output streams as the task's events; follow them without making it the chat's task.
   if (executionId !== undefined) await runStream('tasks/resubscribe', { id: executionId }, false);
 }

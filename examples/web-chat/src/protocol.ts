@@ -75,8 +75,8 @@ export type PartView =
   | { kind: 'text'; text: string }
   | { kind: 'tool-call'; toolCall: ToolCallView }
   | { kind: 'thought'; subject: string; description: string }
-  | { kind: 'image'; image: InlineImage }
-  | { kind: 'file'; name: string; mimeType: string }
+  | { kind: 'image'; image: InlineImage; toolCallId?: string }
+  | { kind: 'file'; name: string; mimeType: string; toolCallId?: string }
   | { kind: 'data'; json: string };
 
 /** One status-update (or task, or message) event of a stream, reduced to what the page renders. */
@@ -306,8 +306,14 @@ export function partFrom(part: unknown, extensionUri?: string): PartView | undef
     const file = isRecord(part['file']) ? part['file'] : part;
     const mimeType = str(file['mimeType']) ?? str(file['mediaType']) ?? str(part['mediaType']) ?? 'application/octet-stream';
     const bytes = str(file['bytes']) ?? str(file['raw']);
-    if (bytes !== undefined && mimeType.toLowerCase().startsWith('image/')) return { kind: 'image', image: { mimeType, data: bytes } };
-    return { kind: 'file', name: str(file['name']) ?? str(file['filename']) ?? str(file['uri']) ?? 'file', mimeType };
+    // The agent names the tool call a file belongs to in the part's metadata.
+    const meta = isRecord(part['metadata']) ? part['metadata'] : {};
+    const inner = extensionUri !== undefined && isRecord(meta[extensionUri]) ? meta[extensionUri] : meta;
+    const toolCallId = str(inner['tool_call_id']);
+    const owner = toolCallId !== undefined ? { toolCallId } : {};
+    if (bytes !== undefined && mimeType.toLowerCase().startsWith('image/'))
+      return { kind: 'image', image: { mimeType, data: bytes }, ...owner };
+    return { kind: 'file', name: str(file['name']) ?? str(file['filename']) ?? str(file['uri']) ?? 'file', mimeType, ...owner };
   }
   let data: unknown = kind === 'data' ? part['data'] : isRecord(part['data']) && kind === undefined ? part['data'] : undefined;
   if (data === undefined) return undefined;
@@ -371,7 +377,15 @@ export function streamEventFrom(result: unknown, extensionUri?: string): StreamE
   else if (type === 'artifact-update') view.parts = partsOf(event['artifact'], extensionUri);
   else if (isRecord(event['status'])) view.parts = partsOf(event['status']['message'], extensionUri);
   if (type === 'task' && Array.isArray(event['history'])) {
-    const agentTurns = event['history'].filter((message) => isRecord(message) && /^(agent|ROLE_AGENT)$/.test(str(message['role']) ?? ''));
+    // The status message may be in the history too: keep it once, as the status.
+    const current =
+      isRecord(event['status']) && isRecord(event['status']['message']) ? str(event['status']['message']['messageId']) : undefined;
+    const agentTurns = event['history'].filter(
+      (message) =>
+        isRecord(message) &&
+        /^(agent|ROLE_AGENT)$/.test(str(message['role']) ?? '') &&
+        (current === undefined || str(message['messageId']) !== current),
+    );
     view.history = agentTurns.flatMap((message) => partsOf(message, extensionUri));
   }
   return view;

@@ -19,47 +19,68 @@ const agentBin = resolve(webChat, '..', 'a2a-agent', 'dist', 'index.js');
 const outputDir = join(webChat, '.test-output');
 const WAIT = { timeout: 20_000 };
 
-let root: string;
-let agent: ChildProcess;
-let agentOutput = '';
-let origin: string;
-let browser: Browser;
+/** A running examples/a2a-agent. */
+interface Agent {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** Everything it printed, for failure messages. */
+  output: () => string;
+  stop: () => Promise<void>;
+}
 
-/** Starts the built agent on a free port and resolves with the origin it prints. */
-async function startAgent(settingsPath: string): Promise<string> {
-  agent = spawn(process.execPath, [agentBin, '--port', '0', '--settings', settingsPath, '--model', 'scripted', '--web', dist], {
-    cwd: root,
-    env: { ...process.env, NO_COLOR: '1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  return new Promise((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the agent printed no http://127.0.0.1:<port> within 20 s:\n${agentOutput}`)), 20_000);
+let root: string;
+let settingsPath: string;
+let agent: Agent;
+let browser: Browser;
+const agents: Agent[] = [];
+
+/** Starts the built agent on a free port, serving the built page, and resolves once it prints its URL. */
+async function startAgent(...extraArgs: string[]): Promise<Agent> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [agentBin, '--port', '0', '--settings', settingsPath, '--model', 'scripted', '--web', dist, ...extraArgs],
+    { cwd: root, env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  let output = '';
+  const exited = new Promise<void>((done) => child.once('exit', () => done()));
+  const stop = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+  };
+  const origin = await new Promise<string>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the agent printed no http://127.0.0.1:<port> within 20 s:\n${output}`)), 20_000);
     const read = (chunk: Buffer): void => {
-      agentOutput += chunk.toString('utf8');
-      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(agentOutput);
+      output += chunk.toString('utf8');
+      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
       if (found) {
         clearTimeout(timer);
         resolvePromise(found[0]);
       }
     };
-    agent.stdout?.on('data', read);
-    agent.stderr?.on('data', read);
-    agent.once('exit', (code) => {
+    child.stdout?.on('data', read);
+    child.stderr?.on('data', read);
+    child.once('exit', (code) => {
       clearTimeout(timer);
-      reject(new Error(`the agent exited with ${String(code)} before listening:\n${agentOutput}`));
+      reject(new Error(`the agent exited with ${String(code)} before listening:\n${output}`));
     });
+  }).catch(async (error: unknown) => {
+    await stop();
+    throw error;
   });
+  const started = { origin, output: () => output, stop };
+  agents.push(started);
+  return started;
 }
 
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'toolhost-web-chat-'));
   await mkdir(outputDir, { recursive: true });
-  const settingsPath = join(root, 'settings.json');
+  settingsPath = join(root, 'settings.json');
   await writeFile(
     settingsPath,
     JSON.stringify({ mcpServers: { basic: { command: process.execPath, args: [fixtureBinPath('basic')] } } }, null, 2),
   );
-  origin = await startAgent(settingsPath);
+  agent = await startAgent();
   browser = await chromium.launch({
     executablePath: findChromium(),
     args: [
@@ -75,25 +96,24 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  if (agent !== undefined && agent.exitCode === null) {
-    const exited = new Promise((done) => agent.once('exit', done));
-    agent.kill('SIGTERM');
-    await exited;
-  }
-  await rm(root, { recursive: true, force: true });
+  await Promise.all(agents.map((started) => started.stop()));
+  if (root !== undefined) await rm(root, { recursive: true, force: true });
 });
 
-/** Opens the page in a fresh browser context (a new session) and waits until it has connected. */
-async function openChat(): Promise<{ page: Page; pageErrors: string[] }> {
-  const context = await browser.newContext({ viewport: { width: 1000, height: 900 } });
+/** Opens the page in a fresh browser context (a new session) and, unless told not to, waits until it has connected. */
+async function openChat(
+  url = `${agent.origin}/?workspace=${encodeURIComponent(root)}`,
+  connected = true,
+): Promise<{ page: Page; pageErrors: string[] }> {
+  const context = await browser.newContext({ viewport: { width: 1000, height: 1200 } });
   const page = await context.newPage();
   const pageErrors: string[] = [];
   page.on('pageerror', (error) => pageErrors.push(error.message));
   page.on('console', (message) => {
     if (message.type() === 'error') pageErrors.push(message.text());
   });
-  await page.goto(`${origin}/?workspace=${encodeURIComponent(root)}`);
-  await page.locator('#agent-status', { hasText: 'Connected' }).waitFor(WAIT);
+  await page.goto(url);
+  if (connected) await page.locator('#agent-status', { hasText: 'Connected' }).waitFor(WAIT);
   return { page, pageErrors };
 }
 
@@ -141,6 +161,7 @@ describe('web chat in Chromium', () => {
       .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('data-option-id')));
     expect(optionIds).toContain('proceed_once');
     expect(optionIds).toContain('cancel');
+    await page.screenshot({ path: join(outputDir, 'web-chat-confirm.png') });
     await dialog.locator('button[data-option-id="proceed_once"]').click();
 
     await card.and(page.locator('[data-status="SUCCEEDED"]')).waitFor(WAIT);
@@ -152,6 +173,11 @@ describe('web chat in Chromium', () => {
     expect(await image.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
     await page.locator('.message.agent', { hasText: 'first text block' }).waitFor(WAIT);
     await page.locator('#agent-status', { hasText: 'completed' }).waitFor(WAIT);
+    await expect(card.locator('.files li').allTextContents()).resolves.toEqual([
+      'mixed-content-2 (audio/wav, not shown)',
+      'mixed-content-3 (application/octet-stream, not shown)',
+    ]);
+    await page.screenshot({ path: join(outputDir, 'web-chat.png') });
 
     await page.fill('#prompt', '');
     await page.type('#prompt', '/');
@@ -159,16 +185,28 @@ describe('web chat in Chromium', () => {
     const commands = await page.locator('#palette [role="option"] .name').allTextContents();
     expect(commands).toEqual(expect.arrayContaining([expect.stringMatching(/^\/mcp\b/), expect.stringMatching(/^\/poem-writer\b/)]));
     await expect(page.getAttribute('#prompt', 'aria-expanded')).resolves.toBe('true');
-    await page.screenshot({ path: join(outputDir, 'web-chat.png'), fullPage: true });
+    await page.screenshot({ path: join(outputDir, 'web-chat-palette.png') });
+
+    // Pick "/mcp list" from the palette and run it: command/execute, then its task's output.
+    await page.type('#prompt', 'mcp l');
+    await page.locator('#palette [role="option"][aria-selected="true"]', { hasText: '/mcp list' }).waitFor(WAIT);
+    await page.press('#prompt', 'Enter');
+    await expect(page.inputValue('#prompt')).resolves.toBe('/mcp list ');
+    await page.press('#prompt', 'Enter');
+    await page.locator('.message.user', { hasText: '/mcp list' }).waitFor(WAIT);
+    await page.locator('.message.note', { hasText: '/mcp list' }).waitFor(WAIT);
+    await page.locator('#transcript > li.message.agent:last-child', { hasText: /basic.*CONNECTED/ }).waitFor(WAIT);
+    await page.screenshot({ path: join(outputDir, 'web-chat-command.png') });
     expect(pageErrors).toEqual([]);
   });
 
-  it('cancels a tool call from the dialog without running it', async () => {
+  it('cancels a tool call from the dialog (Escape picks cancel) without running it', async () => {
     const { page, pageErrors } = await openChat();
     await recordStatuses(page);
     await send(page, 'call echo {"message":"never sent"}');
     await page.locator('#confirm-dialog[open]').waitFor(WAIT);
-    await page.locator('#confirm-dialog button[data-option-id="cancel"]').click();
+    await expect(page.evaluate(() => document.activeElement?.closest('#confirm-dialog') !== null)).resolves.toBe(true);
+    await page.keyboard.press('Escape');
     await page.locator('.tool-call[data-status="CANCELLED"]').waitFor(WAIT);
     expect(await statuses(page)).toEqual(['PENDING', 'CANCELLED']);
     expect(await page.locator('.tool-call .output').count()).toBe(0);
@@ -180,7 +218,7 @@ describe('web chat in Chromium', () => {
     const hostile = '<img src=x onerror="window.pwned=1"><b id="bold">bold</b>';
     await send(page, `call echo ${JSON.stringify({ message: hostile })}`);
     await page.locator('#confirm-dialog[open]').waitFor(WAIT);
-    await expect(page.locator('#confirm-arguments').textContent()).resolves.toContain(hostile);
+    await expect(page.locator('#confirm-arguments').textContent()).resolves.toContain(JSON.stringify(hostile));
     await page.locator('#confirm-dialog button[data-option-id="proceed_once"]').click();
     await page.locator('.tool-call[data-status="SUCCEEDED"]').waitFor(WAIT);
     await expect(page.locator('.tool-call .output').textContent()).resolves.toBe(hostile);
@@ -188,5 +226,27 @@ describe('web chat in Chromium', () => {
     expect(await page.locator('#transcript img, #bold').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
     expect(pageErrors).toEqual([]);
+  });
+
+  it('asks for the bearer token of an agent that requires one, and works once it is given', async () => {
+    const token = 'web-chat-test-token';
+    const guarded = await startAgent('--token', token);
+    const { page, pageErrors } = await openChat(`${guarded.origin}/?workspace=${encodeURIComponent(root)}`, false);
+    // The agent card is public; its A2A requests are not.
+    await page.locator('#agent-status.error', { hasText: 'bearer token' }).waitFor(WAIT);
+    expect(await page.getAttribute('#connection', 'open')).not.toBeNull();
+    await page.fill('#token', token);
+    await page.click('#connection-form button[type="submit"]');
+    await page.locator('#agent-status:not(.error)', { hasText: 'Connected' }).waitFor(WAIT);
+    await send(page, 'call echo {"message":"with a token"}');
+    await page.locator('#confirm-dialog button[data-option-id="proceed_once"]').click(WAIT);
+    await page.locator('.message.agent', { hasText: 'with a token' }).waitFor(WAIT);
+    expect(pageErrors.filter((error) => !error.includes('status of 401'))).toEqual([]);
+
+    // A token in the address fragment fills the field and leaves the address bar.
+    const second = await openChat(`${guarded.origin}/#token=${token}`);
+    expect(second.page.url()).toBe(`${guarded.origin}/`);
+    await expect(second.page.inputValue('#token')).resolves.toBe(token);
+    expect(second.pageErrors).toEqual([]);
   });
 });
