@@ -78,7 +78,18 @@ beforeAll(async () => {
   settingsPath = join(root, 'settings.json');
   await writeFile(
     settingsPath,
-    JSON.stringify({ mcpServers: { basic: { command: process.execPath, args: [fixtureBinPath('basic')] } } }, null, 2),
+    JSON.stringify(
+      {
+        mcpServers: {
+          // Untrusted: every call asks.
+          basic: { command: process.execPath, args: [fixtureBinPath('basic')] },
+          // Trusted: runs without asking, and reports progress while it waits.
+          slow: { command: process.execPath, args: [fixtureBinPath('slow'), '--progress-interval-ms=150'], trust: true },
+        },
+      },
+      null,
+      2,
+    ),
   );
   agent = await startAgent();
   browser = await chromium.launch({
@@ -248,5 +259,30 @@ describe('web chat in Chromium', () => {
     expect(second.page.url()).toBe(`${guarded.origin}/`);
     await expect(second.page.inputValue('#token')).resolves.toBe(token);
     expect(second.pageErrors).toEqual([]);
+  });
+
+  it('streams live content into the card of a trusted tool that runs without asking', async () => {
+    const { page, pageErrors } = await openChat();
+    await recordStatuses(page);
+    await page.evaluate(() => {
+      const live: string[] = [];
+      (window as unknown as { live: string[] }).live = live;
+      new MutationObserver(() => {
+        const text = document.querySelector('.tool-call .live-content')?.textContent;
+        if (text && live.at(-1) !== text) live.push(text);
+      }).observe(document.getElementById('transcript')!, { subtree: true, childList: true, characterData: true });
+    });
+    await send(page, 'call slow {"delayMs":1500}');
+    await page.locator('.tool-call[data-status="EXECUTING"] .live-content', { hasText: /waited \d+ ms/ }).waitFor(WAIT);
+    await page.locator('.tool-call[data-status="SUCCEEDED"] .output', { hasText: 'done after 1500 ms' }).waitFor(WAIT);
+    const live = await page.evaluate(() => (window as unknown as { live: string[] }).live);
+    expect(live.length).toBeGreaterThanOrEqual(2);
+    expect(await page.locator('.tool-call .live-content').count()).toBe(0);
+    const seen = await statuses(page);
+    expect(seen.at(-2)).toBe('EXECUTING');
+    expect(seen.at(-1)).toBe('SUCCEEDED');
+    expect(seen).not.toContain('CANCELLED');
+    expect(await page.locator('#confirm-dialog[open]').count()).toBe(0);
+    expect(pageErrors).toEqual([]);
   });
 });
