@@ -252,6 +252,8 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
     if (this.#closed) return;
     this.#closed = true;
     this.#executor.close();
+    // Let the final `canceled` events reach the open streams before they are ended.
+    await new Promise((resolvePromise) => setTimeout(resolvePromise, 50));
     for (const response of this.#sockets) response.end();
     const server = this.#server;
     if (server) {
@@ -264,6 +266,10 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
   }
 
   async #handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (this.#closed) {
+      request.resume();
+      return sendText(response, 503, 'The agent has shut down.');
+    }
     const url = new URL(request.url ?? '/', 'http://agent.invalid');
     const method = request.method ?? 'GET';
     if (url.pathname === AGENT_CARD_PATH || url.pathname === '/.well-known/agent.json') {

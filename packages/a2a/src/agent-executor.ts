@@ -89,11 +89,11 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
     ];
   }
 
-  /** Stop listening to the host and cancel every run. */
+  /** Stop listening to the host and cancel every run: an open stream gets a final `canceled`. */
   close(): void {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
-    for (const run of this.#runs.values()) {
-      run.finished = true;
+    for (const run of [...this.#runs.values()]) {
+      this.#finish(run, 'canceled', [{ kind: 'text', text: 'The agent shut down.' }]);
       run.controller.abort();
     }
     this.#runs.clear();

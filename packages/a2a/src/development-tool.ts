@@ -170,7 +170,7 @@ export interface WireSlashCommand {
   readonly sub_commands: readonly WireSlashCommand[];
 }
 
-/** The host's {@link SlashCommand} as the RFC's {@link WireSlashCommand}. */
+/** A slash command of `host.commands.list()` as the RFC's {@link WireSlashCommand}. */
 export function toWireSlashCommand(command: SlashCommand): WireSlashCommand {
   return {
     name: command.name,
