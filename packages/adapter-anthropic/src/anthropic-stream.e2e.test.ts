@@ -1,11 +1,13 @@
 // End to end: @anthropic-ai/sdk streaming (messages.stream, messages.create({ stream: true })) → msw SSE
 // in the Messages wire format → adapter.collectStream → McpToolHost → real stdio MCP server → next request.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import Anthropic from '@anthropic-ai/sdk';
 import type { ContentBlock, Message, MessageParam, Tool } from '@anthropic-ai/sdk/resources/messages';
-import { createFixtureHost, sseResponse, type SseEvent } from '@toolhost-internal/test-support';
+import { createFixtureHost, sseResponse, sseText, type SseEvent } from '@toolhost-internal/test-support';
 import { AdapterError, type ConfirmationRequest, type ModelStreamEvent } from '@toolhost/contract';
 import type { McpToolHost } from '@toolhost/host';
-import { http } from 'msw';
+import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAnthropicAdapter, type AnthropicAdapter } from './create-anthropic-adapter.js';
@@ -20,6 +22,7 @@ const bodies: Record<string, unknown>[] = [];
 const replies: Reply[] = [];
 
 const api = setupServer(
+  http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()), // the one test that needs a real server
   http.post('https://api.anthropic.com/v1/messages', async ({ request }) => {
     bodies.push((await request.json()) as Record<string, unknown>);
     const reply = replies.shift();
@@ -288,6 +291,38 @@ describe('Anthropic adapter: streamed tool calls', () => {
     expect(AdapterError.isInstance(error) && error.code).toBe('INCOMPLETE_STREAM');
     expect(error).toMatchObject({ toolName: 'add', callId: 'toolu_cut' });
     expect((error as Error).message).toContain('message_stop');
+  });
+
+  it('a request aborted mid-stream (which the SDK ends quietly) fails with INCOMPLETE_STREAM, and nothing runs', async () => {
+    // msw cannot abort a response body it is still serving, so this one comes from a real server on
+    // loopback: it sends the start of a tool call, then nothing more until the client goes away.
+    let closed!: () => void;
+    const clientGone = new Promise<void>((resolve) => (closed = resolve));
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(sseText([messageStart('msg_8'), toolUseStart(0, 'toolu_a', 'add'), jsonDelta(0, '{"a": 1')]));
+      request.on('close', () => closed());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const anthropic = new Anthropic({ apiKey: 'test-key', maxRetries: 0, baseURL: `http://127.0.0.1:${port}` });
+      const controller = new AbortController();
+      const stream = await anthropic.messages.create(
+        { model: 'claude-test', max_tokens: 256, messages: [{ role: 'user', content: 'x' }], stream: true },
+        { signal: controller.signal },
+      );
+      const before = confirmations.length;
+      const error = await adapter
+        .collectStream(stream, { onEvent: (event) => event.type === 'tool-call-delta' && controller.abort() })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'INCOMPLETE_STREAM', toolName: 'add', callId: 'toolu_a' });
+      await clientGone; // the HTTP request was really given up
+      expect(confirmations.length).toBe(before);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 
   it("an error event in the stream surfaces as the SDK's own APIError", async () => {

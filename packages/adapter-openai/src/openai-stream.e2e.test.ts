@@ -1,10 +1,12 @@
 // End to end: openai streaming (chat.completions.create({ stream: true }), responses.stream,
 // responses.create({ stream: true })) → msw SSE in OpenAI's wire format → adapter.collectStream →
 // McpToolHost → real stdio MCP server → next request.
-import { createFixtureHost, sseResponse, type SseEvent } from '@toolhost-internal/test-support';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createFixtureHost, sseResponse, sseText, type SseEvent } from '@toolhost-internal/test-support';
 import { AdapterError, type ConfirmationRequest, type ModelAdapter, type ModelStreamEvent } from '@toolhost/contract';
 import type { McpToolHost } from '@toolhost/host';
-import { http } from 'msw';
+import { http, passthrough } from 'msw';
 import { setupServer } from 'msw/node';
 import OpenAI from 'openai';
 import type { ChatCompletionMessageParam } from 'openai/resources/chat/completions';
@@ -25,6 +27,7 @@ const chatReplies: Reply[] = [];
 const responsesReplies: Reply[] = [];
 
 const api = setupServer(
+  http.all(/^http:\/\/127\.0\.0\.1:\d+\//, () => passthrough()), // the one test that needs a real server
   http.post('https://api.openai.com/v1/chat/completions', async ({ request }) => {
     chatBodies.push((await request.json()) as Record<string, unknown>);
     const reply = chatReplies.shift();
@@ -306,6 +309,35 @@ describe('OpenAI Chat Completions: streamed tool calls', () => {
     expect(AdapterError.isInstance(incomplete) && incomplete.code).toBe('INCOMPLETE_STREAM');
     expect(incomplete).toMatchObject({ toolName: 'add', callId: 'call_cut' });
     expect((incomplete as Error).message).toContain('finish_reason');
+  });
+  it('a request aborted mid-stream (which the SDK ends quietly) fails with INCOMPLETE_STREAM', async () => {
+    // msw cannot abort a response body it is still serving, so this one comes from a real server on
+    // loopback: it sends the start of a tool call, then nothing more until the client goes away.
+    let closed!: () => void;
+    const clientGone = new Promise<void>((resolve) => (closed = resolve));
+    const server = createServer((request, response) => {
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      response.write(sseText([toolDelta({ index: 0, id: 'call_a', type: 'function', function: { name: 'add', arguments: '{"a": 1' } })]));
+      request.on('close', () => closed());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const openai = new OpenAI({ apiKey: 'test-key', maxRetries: 0, baseURL: `http://127.0.0.1:${port}/v1` });
+      const controller = new AbortController();
+      const stream = await openai.chat.completions.create(
+        { model: 'gpt-test', messages: [{ role: 'user', content: 'x' }], stream: true },
+        { signal: controller.signal },
+      );
+      const error = await createOpenAIChatAdapter()
+        .collectStream(stream, { onEvent: (event) => event.type === 'tool-call-start' && controller.abort() })
+        .catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'INCOMPLETE_STREAM', toolName: 'add', callId: 'call_a' });
+      await clientGone; // the HTTP request was really given up
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
   });
 });
 
