@@ -23,6 +23,7 @@ export type {
   ToolIcon,
 } from './model-adapter.js';
 export { DEFAULT_MAX_TOOL_ARGUMENTS_LENGTH, collectModelStream } from './model-stream.js';
+export { streamedArgumentChecks, type StreamedArgumentChecks, type StreamedCallRef } from './streamed-arguments.js';
 export type {
   CollectModelStreamOptions,
   ModelStreamAccumulator,
