@@ -6,3 +6,4 @@ export { ANTHROPIC_TOOL_NAME_POLICY } from './anthropic-tool-name-policy.js';
 export { mapToolsToAnthropicTools } from './map-tools-to-anthropic-tools.js';
 export { mapMessageToToolCalls } from './map-message-to-tool-calls.js';
 export { mapOutcomesToToolResultMessage } from './map-outcomes-to-tool-result-message.js';
+export { collectAnthropicStream, createAnthropicStreamAccumulator } from './anthropic-stream-accumulator.js';

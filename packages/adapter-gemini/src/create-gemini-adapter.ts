@@ -1,5 +1,6 @@
 import type { Content, FunctionDeclaration, GenerateContentResponse } from '@google/genai';
-import type { ModelAdapter } from '@toolhost/contract';
+import type { ModelAdapter, StreamingModelAdapter } from '@toolhost/contract';
+import { collectGeminiStream, createGeminiStreamAccumulator } from './gemini-stream-accumulator.js';
 import { createGeminiMessage, type GeminiSamplingOptions } from './create-gemini-message.js';
 import { GEMINI_TOOL_NAME_POLICY } from './gemini-tool-name-policy.js';
 import { mapOutcomesToContent, type GeminiMediaPlacement } from './map-outcomes-to-content.js';
@@ -31,8 +32,12 @@ export interface GeminiAdapterOptions {
   sampling?: GeminiSamplingOptions;
 }
 
-/** The Gemini `ModelAdapter`: function declarations in, `functionCall` parts out, a `Content` turn back. */
-export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentResponse | Content, Content>;
+/**
+ * The Gemini `ModelAdapter`: function declarations in, `functionCall` parts out, a `Content` turn
+ * back; and `generateContentStream` chunks assembled into one `GenerateContentResponse`.
+ */
+export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentResponse | Content, Content> &
+  StreamingModelAdapter<GenerateContentResponse, GenerateContentResponse>;
 
 /**
  * Create the adapter that lets McpToolHost work with `@google/genai`.
@@ -40,7 +45,9 @@ export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentRes
  * The adapter is stateless: it keeps nothing between `toTools`, `getToolCalls` and
  * `toToolResults`, so one instance can serve any number of hosts. Tool names are used as given
  * (the host names every tool under {@link GEMINI_TOOL_NAME_POLICY}, the adapter's `toolNames`),
- * and the names in the model's `functionCall` parts are returned as they are.
+ * and the names in the model's `functionCall` parts are returned as they are. `collectStream`
+ * reads a `generateContentStream` into the response `getToolCalls` takes (see
+ * {@link createGeminiStreamAccumulator}).
  *
  * @example
  * ```ts
@@ -66,6 +73,8 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): GeminiA
     toTools: (tools) => mapToolsToFunctionDeclarations(tools, { schemaField }),
     getToolCalls: (response) => mapResponseToToolCalls(response),
     toToolResults: (outcomes) => mapOutcomesToContent(outcomes, resultOptions),
+    createStreamAccumulator: (streamOptions) => createGeminiStreamAccumulator(streamOptions),
+    collectStream: (stream, streamOptions) => collectGeminiStream(stream, streamOptions),
   };
   if (sampling) {
     adapter.createMessage = (request, callOptions) => createGeminiMessage(request, { sampling, signal: callOptions.signal });

@@ -8,3 +8,4 @@ export type { GeminiMediaPlacement, MapOutcomesToContentOptions } from './map-ou
 export { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
 export { mapToolsToFunctionDeclarations } from './map-tools-to-function-declarations.js';
 export type { GeminiSchemaField, MapToolsToFunctionDeclarationsOptions } from './map-tools-to-function-declarations.js';
+export { collectGeminiStream, createGeminiStreamAccumulator } from './gemini-stream-accumulator.js';

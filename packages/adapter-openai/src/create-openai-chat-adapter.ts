@@ -1,10 +1,12 @@
 import type {
   ChatCompletion,
+  ChatCompletionChunk,
   ChatCompletionFunctionTool,
   ChatCompletionMessage,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ModelAdapter } from '@toolhost/contract';
+import type { ModelAdapter, StreamingModelAdapter } from '@toolhost/contract';
+import { collectOpenAIChatStream, createOpenAIChatStreamAccumulator } from './chat-stream-accumulator.js';
 import { createChatMessage } from './create-chat-message.js';
 import { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';
 import { mapOutcomesToChatMessages } from './map-outcomes-to-chat-messages.js';
@@ -28,12 +30,16 @@ export interface OpenAIAdapterOptions {
   sampling?: OpenAISamplingOptions;
 }
 
-/** The Chat Completions `ModelAdapter`: `tools` entries in, `tool_calls` out, `tool` (+ `user`) messages back. */
+/**
+ * The Chat Completions `ModelAdapter`: `tools` entries in, `tool_calls` out, `tool` (+ `user`)
+ * messages back; and streams (`chat.completions.create({ stream: true })`) assembled into a `ChatCompletion`.
+ */
 export type OpenAIChatAdapter = ModelAdapter<
   ChatCompletionFunctionTool,
   ChatCompletion | ChatCompletionMessage,
   ChatCompletionMessageParam[]
->;
+> &
+  StreamingModelAdapter<ChatCompletionChunk, ChatCompletion>;
 
 /**
  * Create the adapter for OpenAI Chat Completions. `toToolResults` returns the messages to
@@ -43,7 +49,8 @@ export type OpenAIChatAdapter = ModelAdapter<
  * The adapter is stateless, so one instance can serve any number of hosts: tool names are
  * declared as given (the host names every tool under {@link OPENAI_TOOL_NAME_POLICY}, the
  * adapter's `toolNames`), the model's names are returned as they are, and in strict mode the
- * called tool's schema is read from the `context` of `getToolCalls`.
+ * called tool's schema is read from the `context` of `getToolCalls`. `collectStream` reads a
+ * stream into the `ChatCompletion` `getToolCalls` takes (see {@link createOpenAIChatStreamAccumulator}).
  *
  * @example
  * ```ts
@@ -65,6 +72,8 @@ export function createOpenAIChatAdapter(options: OpenAIAdapterOptions = {}): Ope
       return strict ? stripStrictNullsFromCalls(calls, context) : calls;
     },
     toToolResults: (outcomes) => mapOutcomesToChatMessages(outcomes),
+    createStreamAccumulator: (streamOptions) => createOpenAIChatStreamAccumulator(streamOptions),
+    collectStream: (stream, streamOptions) => collectOpenAIChatStream(stream, streamOptions),
   };
   if (sampling) {
     adapter.createMessage = (request, callOptions) => createChatMessage(request, { sampling, signal: callOptions.signal });

@@ -13,3 +13,5 @@ export { mapToolsToResponseTools } from './map-tools-to-response-tools.js';
 export { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
 export { mapOutcomesToResponseItems } from './map-outcomes-to-response-items.js';
 export { stripStrictNulls } from './strip-strict-nulls.js';
+export { collectOpenAIChatStream, createOpenAIChatStreamAccumulator } from './chat-stream-accumulator.js';
+export { collectOpenAIResponsesStream, createOpenAIResponsesStreamAccumulator } from './responses-stream-accumulator.js';

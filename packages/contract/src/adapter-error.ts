@@ -1,6 +1,13 @@
 import { ToolhostError, type ToolhostErrorOptions } from './toolhost-error.js';
 
-const ADAPTER_ERROR_CODES = ['INVALID_TOOL_CALL', 'INVALID_TOOL_ARGUMENTS', 'EMPTY_SAMPLING_RESPONSE'] as const;
+const ADAPTER_ERROR_CODES = [
+  'INVALID_TOOL_CALL',
+  'INVALID_TOOL_ARGUMENTS',
+  'TOOL_ARGUMENTS_TOO_LARGE',
+  'INCOMPLETE_STREAM',
+  'EMPTY_SAMPLING_RESPONSE',
+  'INVALID_OPTIONS',
+] as const;
 
 /** Codes of {@link AdapterError}. */
 export type AdapterErrorCode = (typeof ADAPTER_ERROR_CODES)[number];
@@ -18,8 +25,8 @@ export interface AdapterErrorOptions extends ToolhostErrorOptions<AdapterErrorCo
 }
 
 /**
- * An error raised by a model adapter (any vendor): a tool call it cannot read, or a sampling
- * request the model answered with nothing.
+ * An error raised by a model adapter (any vendor): a tool call it cannot read, a streamed
+ * response that is incomplete or too large, or a sampling request the model answered with nothing.
  *
  * @example
  * ```ts

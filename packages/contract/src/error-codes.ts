@@ -188,6 +188,12 @@ export const ERROR_CODES = {
   UNKNOWN_PROFILE: 'A schema profile name is not one of the known profiles.',
   /** A model response holds a tool call that cannot be matched to a tool (no name). */
   INVALID_TOOL_CALL: 'A model response holds a tool call that cannot be used (it has no name).',
+  /** A streamed tool call's arguments grew past the adapter's limit (`maxArgumentsLength`). */
+  TOOL_ARGUMENTS_TOO_LARGE:
+    "A streamed tool call's arguments grew past the limit (`maxArgumentsLength`, 1 MiB of text by default); the message names the tool and the limit.",
+  /** A streamed model response ended before it was complete, or the vendor reported an error inside the stream. */
+  INCOMPLETE_STREAM:
+    'A streamed model response ended before it was complete (cut off, aborted, or the vendor reported an error inside the stream), so its tool calls were not run; the message says what was missing.',
   /** A sampling request got no text back from the model. */
   EMPTY_SAMPLING_RESPONSE: 'A sampling request got no text back from the model (blocked, empty or filtered).',
   /** A model adapter implements another version of the `ModelAdapter` contract. */

@@ -22,6 +22,20 @@ export type {
   ToolCallOutcome,
   ToolIcon,
 } from './model-adapter.js';
+export { DEFAULT_MAX_TOOL_ARGUMENTS_LENGTH, collectModelStream } from './model-stream.js';
+export { streamedArgumentChecks, type StreamedArgumentChecks, type StreamedCallRef } from './streamed-arguments.js';
+export type {
+  CollectModelStreamOptions,
+  ModelStreamAccumulator,
+  ModelStreamEvent,
+  ModelStreamOptions,
+  ModelStreamReasoningDelta,
+  ModelStreamTextDelta,
+  ModelStreamToolCallDelta,
+  ModelStreamToolCallEnd,
+  ModelStreamToolCallStart,
+  StreamingModelAdapter,
+} from './model-stream.js';
 export { CONFIRMATION_OPTIONS, ConfirmationOutcome } from './confirmation.js';
 export type {
   ConfirmationAnswer,

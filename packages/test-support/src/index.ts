@@ -2,3 +2,5 @@
 export { createFixtureHost } from './create-fixture-host.js';
 export type { FixtureHost } from './create-fixture-host.js';
 export { isPng, PNG_SIGNATURE } from './is-png.js';
+export { sseResponse, sseText } from './sse-response.js';
+export type { SseEvent, SseResponseOptions } from './sse-response.js';
