@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { AI_SDK_TOOL_NAME_POLICY } from './ai-sdk-tool-name-policy.js';
 import type { AiSdkAdapter } from './create-ai-sdk-adapter.js';
 import { createAiSdkTools } from './create-ai-sdk-tools.js';
-import { fixtureHost, scriptedModel, toolResultsOf } from './scripted-model.test-helper.js';
+import { fixtureHost, responseMessagesOf, scriptedModel, toolResultsOf } from './scripted-model.test-helper.js';
 
 const hosts: McpToolHost[] = [];
 afterEach(async () => {
@@ -75,7 +75,7 @@ describe('createAiSdkAdapter', () => {
     const handled = await typed.handleModelResponse(first);
     expect(handled.calls.map((call) => call.id)).toEqual(['call-1', 'call-2']);
     expect(handled.toolResults?.role).toBe('tool');
-    messages.push(...first.response.messages, handled.toolResults!);
+    messages.push(...responseMessagesOf(first), handled.toolResults!);
     const second = await generateText({ model, tools, messages });
     expect(second.text).toBe('Done.');
     const results = toolResultsOf(calls[1]);

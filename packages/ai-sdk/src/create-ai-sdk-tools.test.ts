@@ -4,7 +4,14 @@ import type { McpToolHost, McpToolHostOptions } from '@toolhost/host';
 import { generateText, stepCountIs, streamText, type ModelMessage, type ToolApprovalResponse } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAiSdkTools } from './create-ai-sdk-tools.js';
-import { fixtureHost, scriptedModel, toolResultsOf } from './scripted-model.test-helper.js';
+import {
+  IMAGE_PROMPT_PART,
+  fixtureHost,
+  responseMessagesOf,
+  scriptedModel,
+  streamResponseMessagesOf,
+  toolResultsOf,
+} from './scripted-model.test-helper.js';
 import { toolApprovalResponse } from './tool-approval.js';
 
 const hosts: McpToolHost[] = [];
@@ -95,7 +102,7 @@ describe('createAiSdkTools: tools', () => {
     expect(output.type).toBe('content');
     expect(output.value.map((part) => `${String(part['type'])} ${String(part['mediaType'] ?? '')}`.trim())).toEqual([
       'text',
-      'image-data image/png',
+      `${IMAGE_PROMPT_PART} image/png`,
       'file-data audio/wav',
       'file-data application/octet-stream',
     ]);
@@ -133,7 +140,7 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
     expect(host.confirmations.pending()).toEqual([]);
     expect(calls).toHaveLength(1);
 
-    messages.push(...first.response.messages);
+    messages.push(...responseMessagesOf(first));
     messages.push({ role: 'tool', content: [toolApprovalResponse({ approvalId: request!.approvalId, outcome: 'proceed_once' })] });
     const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
     expect(second.text).toBe('Echoed.');
@@ -150,7 +157,7 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
 
     // "Allow once" is not remembered: the next call of the tool asks again.
     push({ toolCalls: [{ id: 'call-2', name: 'echo', input: { message: 'again' } }] });
-    messages.push(...second.response.messages, { role: 'user', content: 'Once more.' });
+    messages.push(...responseMessagesOf(second), { role: 'user', content: 'Once more.' });
     const third = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
     expect(approvalRequestsOf(third.content).map((part) => part.toolCall.toolCallId)).toEqual(['call-2']);
   });
@@ -165,7 +172,7 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'Wait a bit.' }];
     const first = await generateText({ model, tools, messages });
     const [request] = approvalRequestsOf(first.content);
-    messages.push(...first.response.messages, {
+    messages.push(...responseMessagesOf(first), {
       role: 'tool',
       content: [toolApprovalResponse({ approvalId: request!.approvalId, outcome: 'cancel', reason: 'The user said no.' })],
     });
@@ -194,7 +201,7 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'Echo one.' }];
     const first = await generateText({ model, tools, messages });
     const [request] = approvalRequestsOf(first.content);
-    messages.push(...first.response.messages, {
+    messages.push(...responseMessagesOf(first), {
       role: 'tool',
       content: [toolApprovalResponse({ approvalId: request!.approvalId, outcome: 'proceed_always_tool' })],
     });
@@ -203,13 +210,13 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
     expect(approvals.tools()).toEqual(['basic.echo']);
     expect(approvals.servers()).toEqual([]);
 
-    messages.push(...second.response.messages, { role: 'user', content: 'Echo two.' });
+    messages.push(...responseMessagesOf(second), { role: 'user', content: 'Echo two.' });
     const third = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
     expect(approvalRequestsOf(third.content)).toEqual([]);
     expect(third.text).toBe('ok again');
     expect(third.steps[0]?.toolResults[0]?.output).toMatchObject({ content: [{ type: 'text', text: 'two' }] });
 
-    messages.push(...third.response.messages, { role: 'user', content: 'Add.' });
+    messages.push(...responseMessagesOf(third), { role: 'user', content: 'Add.' });
     const fourth = await generateText({ model, tools, messages });
     expect(approvalRequestsOf(fourth.content).map((part) => part.toolCall.toolName)).toEqual(['add']);
   });
@@ -236,11 +243,11 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
       approved: true,
       reason: 'proceed_always_server',
     };
-    messages.push(...first.response.messages, { role: 'tool', content: [response] });
+    messages.push(...responseMessagesOf(first), { role: 'tool', content: [response] });
     const second = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
     expect(approvals.servers()).toEqual(['basic']);
 
-    messages.push(...second.response.messages, { role: 'user', content: 'Add.' });
+    messages.push(...responseMessagesOf(second), { role: 'user', content: 'Add.' });
     const third = await generateText({ model, tools, messages, stopWhen: stepCountIs(3) });
     expect(approvalRequestsOf(third.content)).toEqual([]);
     expect(third.text).toBe('3');
@@ -257,7 +264,7 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
     const messages: ModelMessage[] = [{ role: 'user', content: 'Wait.' }];
     const first = await generateText({ model, tools, messages });
     const [request] = approvalRequestsOf(first.content);
-    messages.push(...first.response.messages, {
+    messages.push(...responseMessagesOf(first), {
       role: 'tool',
       content: [toolApprovalResponse({ approvalId: request!.approvalId, outcome: 'proceed_once' })],
     });
@@ -277,7 +284,11 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
   it('cancels a call toolhost asks about when the AI SDK did not approve it (execute called directly, as by a framework ignoring needsApproval)', async () => {
     const { host, updates } = await openHost({ basic: { behaviour: 'basic' } }, { deferConfirmations: true });
     const tools = createAiSdkTools(host);
-    const output = await tools['echo']!.execute!({ message: 'sneaky' }, { toolCallId: 'direct-1', messages: [] });
+    const execute = tools['echo']!.execute!;
+    const output = await execute(
+      { message: 'sneaky' } as never,
+      { toolCallId: 'direct-1', messages: [] } as unknown as Parameters<typeof execute>[1],
+    );
     expect(output).toEqual({
       content: [
         {
@@ -345,7 +356,7 @@ describe('createAiSdkTools with streamText', () => {
     expect(request?.toolCall.toolName).toBe('mixed-content');
     expect(firstParts.some((part) => part.type === 'tool-result')).toBe(false);
 
-    messages.push(...(await first.response).messages, {
+    messages.push(...(await streamResponseMessagesOf(first)), {
       role: 'tool',
       content: [toolApprovalResponse({ approvalId: request!.approvalId, outcome: 'proceed_once' })],
     });
@@ -355,6 +366,6 @@ describe('createAiSdkTools with streamText', () => {
     expect(await second.text).toBe('A pixel.');
     expect(secondParts.find((part) => part.type === 'tool-result')?.output).toMatchObject({ isError: false });
     const output = toolResultsOf(calls[1])[0]?.output as { type: string; value: Array<{ type: string }> };
-    expect(output.value.map((part) => part.type)).toEqual(['text', 'image-data', 'file-data', 'file-data']);
+    expect(output.value.map((part) => part.type)).toEqual(['text', IMAGE_PROMPT_PART, 'file-data', 'file-data']);
   });
 });

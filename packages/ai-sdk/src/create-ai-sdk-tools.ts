@@ -1,7 +1,7 @@
 import type { ConfirmationOutcome, ConfirmationRequest, HostToolDefinition, JsonSchemaObject } from '@toolhost/contract';
 import type { McpToolHost, ToolCallResult } from '@toolhost/host';
 import { sanitizeSchema, type SchemaProfile } from '@toolhost/schema-sanitizer';
-import { dynamicTool, jsonSchema, type ToolApprovalResponse, type ToolExecutionOptions, type ToolSet } from 'ai';
+import { dynamicTool, jsonSchema, type ModelMessage, type ToolApprovalResponse, type ToolSet } from 'ai';
 import { findToolApproval, toolApprovalOutcome } from './tool-approval.js';
 import { toAiSdkModelOutput, type AiSdkToolOutput } from './tool-output.js';
 
@@ -35,6 +35,13 @@ export interface AiSdkToolsOptions {
    * @default 'anthropic'
    */
   readonly schemaProfile?: SchemaProfile;
+}
+
+/** What `execute` reads of the AI SDK's execution options (the same in `ai` 6 and 7). */
+interface ExecutionOptions {
+  readonly toolCallId: string;
+  readonly messages?: ModelMessage[];
+  readonly abortSignal?: AbortSignal;
 }
 
 /** How many tool call ids that ran under an approval are remembered (an approval runs its call once). */
@@ -114,7 +121,7 @@ export function createAiSdkTools(host: AiSdkToolHost, options: AiSdkToolsOptions
     }
   }
 
-  async function execute(tool: HostToolDefinition, input: unknown, execution: ToolExecutionOptions): Promise<AiSdkToolOutput> {
+  async function execute(tool: HostToolDefinition, input: unknown, execution: ExecutionOptions): Promise<AiSdkToolOutput> {
     const { toolCallId } = execution;
     const call = () =>
       host.callTool(

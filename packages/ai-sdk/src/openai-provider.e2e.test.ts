@@ -8,7 +8,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createAiSdkTools } from './create-ai-sdk-tools.js';
-import { fixtureHost } from './scripted-model.test-helper.js';
+import { fixtureHost, responseMessagesOf } from './scripted-model.test-helper.js';
 import { toolApprovalResponse } from './tool-approval.js';
 
 type Body = Record<string, unknown>;
@@ -109,7 +109,7 @@ describe('createAiSdkTools with @ai-sdk/openai against the OpenAI API served by 
     expect(request?.toolCall).toMatchObject({ toolCallId: 'call_1', toolName: 'mixed-content' });
     expect(updates).toEqual([]);
 
-    messages.push(...first.response.messages, {
+    messages.push(...responseMessagesOf(first), {
       role: 'tool',
       content: [toolApprovalResponse({ approvalId: request!.approvalId, outcome: 'proceed_once' })],
     });

@@ -1,6 +1,8 @@
 // Test helper: the AI SDK's own mock language model (ai/test) playing scripted turns.
 import { fixtureBinPath, type FixtureBehaviour } from '@toolhost-internal/fixtures';
 import { McpToolHost, type McpToolHostOptions, type ToolCall } from '@toolhost/host';
+import * as ai from 'ai';
+import type { ModelMessage } from 'ai';
 import { MockLanguageModelV3, convertArrayToReadableStream } from 'ai/test';
 import { createAiSdkAdapter } from './create-ai-sdk-adapter.js';
 
@@ -108,4 +110,26 @@ export function toolResultsOf(
     for (const part of message.content) if (part.type === 'tool-result') results.push(part);
   }
   return results;
+}
+
+/** Whether the tests run with `ai` 7 or later (an export `ai` 6 does not have). */
+export const AI_7 = typeof (ai as Record<string, unknown>)['uploadFile'] === 'function';
+
+/** The part type an image of a tool result has in a V3 model's prompt: `image-data` with `ai` 6, `file-data` with `ai` 7 (V3 compatibility). */
+export const IMAGE_PROMPT_PART = AI_7 ? 'file-data' : 'image-data';
+
+/**
+ * Every message a `generateText` result adds to the conversation: `response.messages` with `ai` 6;
+ * `ai` 7 keeps the tool results of approved calls out of it, in `responseMessages`.
+ */
+export function responseMessagesOf(result: { readonly response: { readonly messages: ModelMessage[] } }): ModelMessage[] {
+  return (result as { responseMessages?: ModelMessage[] }).responseMessages ?? result.response.messages;
+}
+
+/** The same for a `streamText` result. */
+export async function streamResponseMessagesOf(result: {
+  readonly response: PromiseLike<{ readonly messages: ModelMessage[] }>;
+}): Promise<ModelMessage[]> {
+  const all = (result as { responseMessages?: PromiseLike<ModelMessage[]> }).responseMessages;
+  return all ? await all : (await result.response).messages;
 }

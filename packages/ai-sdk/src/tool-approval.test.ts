@@ -1,6 +1,7 @@
 // The approval helpers and the model-output mapping, as pure functions.
 import { describe, expect, it } from 'vitest';
 import { findToolApproval, toolApprovalOutcome, toolApprovalResponse } from './tool-approval.js';
+import { AI_7 } from './scripted-model.test-helper.js';
 import { toAiSdkModelOutput } from './tool-output.js';
 
 describe('toolApprovalResponse / toolApprovalOutcome', () => {
@@ -57,7 +58,7 @@ describe('toolApprovalResponse / toolApprovalOutcome', () => {
 });
 
 describe('toAiSdkModelOutput', () => {
-  it('joins text parts, maps images to image-data and other media to file-data, and sends anything else as json', () => {
+  it('joins text parts, maps images to image-data and other media to file-data (ai 7: file parts), and sends anything else as json', () => {
     expect(
       toAiSdkModelOutput({
         content: [
@@ -72,13 +73,24 @@ describe('toAiSdkModelOutput', () => {
       type: 'content',
       value: [
         { type: 'text', text: 'a\nb' },
-        { type: 'image-data', data: 'AAAA', mediaType: 'IMAGE/JPEG' },
-        { type: 'file-data', data: 'BBBB', mediaType: 'application/pdf', filename: 'report.pdf' },
+        ...(AI_7
+          ? [
+              { type: 'file', mediaType: 'IMAGE/JPEG', data: { type: 'data', data: 'AAAA' } },
+              { type: 'file', mediaType: 'application/pdf', data: { type: 'data', data: 'BBBB' }, filename: 'report.pdf' },
+            ]
+          : [
+              { type: 'image-data', data: 'AAAA', mediaType: 'IMAGE/JPEG' },
+              { type: 'file-data', data: 'BBBB', mediaType: 'application/pdf', filename: 'report.pdf' },
+            ]),
       ],
     });
     expect(toAiSdkModelOutput({ content: [{ type: 'inlineData', mimeType: 'audio/wav', data: 'CCCC' }], isError: false })).toEqual({
       type: 'content',
-      value: [{ type: 'file-data', data: 'CCCC', mediaType: 'audio/wav' }],
+      value: [
+        AI_7
+          ? { type: 'file', mediaType: 'audio/wav', data: { type: 'data', data: 'CCCC' } }
+          : { type: 'file-data', data: 'CCCC', mediaType: 'audio/wav' },
+      ],
     });
     expect(toAiSdkModelOutput({ content: [{ type: 'text', text: 'boom' }], isError: true })).toEqual({ type: 'error-text', value: 'boom' });
     expect(toAiSdkModelOutput({ answer: 42 })).toEqual({ type: 'json', value: { answer: 42 } });

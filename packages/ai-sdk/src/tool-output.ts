@@ -1,5 +1,13 @@
 import type { ContentPart } from '@toolhost/contract';
+import * as ai from 'ai';
 import type { ToolResultPart } from 'ai';
+
+/**
+ * Whether the `ai` package in use is version 7 or later, which deprecates the `image-data` and
+ * `file-data` parts of a tool result (with a warning) for one `file` part with tagged data. Told by
+ * an export version 6 does not have (`uploadFile`).
+ */
+const FILE_PARTS = typeof (ai as Record<string, unknown>)['uploadFile'] === 'function';
 
 /** What a toolhost tool's `execute` returns: JSON, so it survives UI messages and storage. */
 export interface AiSdkToolOutput {
@@ -38,8 +46,9 @@ function fileNameOf(uri: string | undefined): string | undefined {
 /**
  * A toolhost tool's output as the AI SDK's model output (the tools' `toModelOutput`): text alone
  * as `text` (`error-text` when the call failed); with images, audio or blobs, `content` with a
- * `text` part, then an `image-data` part per image and a `file-data` part per other medium (its
- * `filename` from the resource URI, when there is one). Base64 is passed through, never decoded.
+ * `text` part, then one part per medium: with `ai` 6 an `image-data` part per image and a
+ * `file-data` part per other medium, with `ai` 7 a `file` part each (`data: { type: 'data' }`);
+ * `filename` from the resource URI, when there is one. Base64 is passed through, never decoded.
  * Anything that is not a toolhost output (an older stored one, say) is sent as `json`.
  *
  * @example
@@ -54,11 +63,22 @@ export function toAiSdkModelOutput(output: unknown): AiSdkToolResultOutput {
   for (const part of output.content) {
     if (part.type === 'text') {
       text = text ? `${text}\n${part.text}` : part.text;
-    } else if (part.mimeType.toLowerCase().startsWith('image/')) {
-      media.push({ type: 'image-data', data: part.data, mediaType: part.mimeType });
     } else {
       const filename = fileNameOf(part.uri);
-      media.push({ type: 'file-data', data: part.data, mediaType: part.mimeType, ...(filename ? { filename } : {}) });
+      const named = filename ? { filename } : {};
+      if (FILE_PARTS) {
+        // ai >= 7: { type: 'file', mediaType, data: { type: 'data', data } } (a type ai 6 does not have).
+        media.push({
+          type: 'file',
+          mediaType: part.mimeType,
+          data: { type: 'data', data: part.data },
+          ...named,
+        } as unknown as ContentOutputPart);
+      } else if (part.mimeType.toLowerCase().startsWith('image/')) {
+        media.push({ type: 'image-data', data: part.data, mediaType: part.mimeType });
+      } else {
+        media.push({ type: 'file-data', data: part.data, mediaType: part.mimeType, ...named });
+      }
     }
   }
   if (media.length === 0) return output.isError ? { type: 'error-text', value: text } : { type: 'text', value: text };
