@@ -277,7 +277,7 @@ describe('createAiSdkTools: confirmations as AI SDK tool approvals', () => {
     expect(toolResultsOf(calls[2])[0]?.output).toEqual({
       type: 'error-text',
       value:
-        'Tool "slow" of MCP server "slow" already ran for tool call "call-s"; an approval runs its call once. The tool was not called again.',
+        'Tool "slow" of MCP server "slow" was already called for tool call "call-s" under this approval; an approval is used once. The tool was not called again.',
     });
   });
 

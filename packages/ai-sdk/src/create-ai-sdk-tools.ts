@@ -137,7 +137,7 @@ export function createAiSdkTools(host: AiSdkToolHost, options: AiSdkToolsOptions
           content: [
             {
               type: 'text',
-              text: `${where} already ran for tool call "${toolCallId}"; an approval runs its call once. The tool was not called again.`,
+              text: `${where} was already called for tool call "${toolCallId}" under this approval; an approval is used once. The tool was not called again.`,
             },
           ],
           isError: true,
