@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { benchAiSdkCall } from './bench-ai-sdk-call.js';
 import { benchCallTool } from './bench-call-tool.js';
 import { benchDiscovery, findCaBundle } from './bench-discovery.js';
 import { benchMapImage } from './bench-map-image.js';
@@ -63,6 +64,26 @@ describe('a tiny run of each benchmark', () => {
       expect(result.notes?.[0]).toMatch(/^corpus: \d+ tools of \d+ published servers/);
     }
   });
+
+  it('a createAiSdkTools tool against an @ai-sdk/mcp tool on 2025-11-25 (execute, and the per-call work of generateText), with a control and a verdict on execute', async () => {
+    const results = await benchAiSdkCall({ repetitions: 2, rounds: 2, batch: 2, warmupRounds: 1 });
+    expect(results.map((result) => result.id)).toEqual([
+      'aiSdkTool.execute(stdio echo, 2025-11-25)',
+      'aiSdkTool per call in generateText(stdio echo, 2025-11-25)',
+      'MCP SDK client.callTool vs @ai-sdk/mcp(stdio echo, 2025-11-25)',
+    ]);
+    for (const result of results) {
+      expect(result.revision).toBe('2025-11-25');
+      expectMeasured(result, 2, 2);
+      expect(result.controlWallRatio?.values).toHaveLength(2);
+    }
+    expect(results[0]?.baseline.label).toBe('@ai-sdk/mcp execute');
+    expect(results[0]?.goal).toEqual({ wallRatio: 1.05 });
+    expect(results[0]?.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x$/);
+    expect(results[1]?.goal).toBeUndefined();
+    expect(results[2]?.subject.label).toBe('MCP SDK client.callTool');
+    expect(results[2]?.goal).toBeUndefined();
+  }, 60_000);
 
   it.each(WIRES)(
     'host.callTool against a raw client.callTool on $revision, with a second raw client as the control and a verdict',

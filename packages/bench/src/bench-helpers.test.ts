@@ -367,7 +367,7 @@ describe('parseBenchArgs', () => {
       json: false,
       scale: 1,
       repetitions: 5,
-      only: ['discovery', 'discovery-ca', 'sanitize', 'call-tool', 'map-image', 'image-copy'],
+      only: ['discovery', 'discovery-ca', 'sanitize', 'call-tool', 'ai-sdk-call', 'map-image', 'image-copy'],
       wires: ['2025-11-25', '2026-07-28'],
     });
     expect(parseBenchArgs(['--json', '--only=sanitize,map-image', '--scale=0.5', '--reps=3', '--wire=2026-07-28'])).toEqual({

@@ -16,6 +16,10 @@ export { describeCorpus, loadSchemaCorpus, schemaKeywordUse, SCHEMA_CORPUS_URL }
 export type { CorpusTool, SchemaCorpus } from './schema-corpus.js';
 export { benchCallTool, CALL_TOOL_GOAL } from './bench-call-tool.js';
 export type { BenchCallToolOptions } from './bench-call-tool.js';
+export { benchAiSdkCall, AI_SDK_CALL_GOAL } from './bench-ai-sdk-call.js';
+export type { BenchAiSdkCallOptions } from './bench-ai-sdk-call.js';
+export { connectAiSdkMcpEchoClient } from './sdk-baseline-ai-sdk-mcp.js';
+export type { AiSdkMcpEchoClient } from './sdk-baseline-ai-sdk-mcp.js';
 export { benchMapImage } from './bench-map-image.js';
 export type { BenchMapImageOptions } from './bench-map-image.js';
 export { benchImageCopy } from './bench-image-copy.js';

@@ -1,5 +1,6 @@
 import { cpus, loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
+import { benchAiSdkCall } from './bench-ai-sdk-call.js';
 import { benchCallTool } from './bench-call-tool.js';
 import { benchDiscovery, findCaBundle } from './bench-discovery.js';
 import { benchImageCopy } from './bench-image-copy.js';
@@ -9,7 +10,7 @@ import { benchSanitize } from './bench-sanitize.js';
 import { WIRE_REVISIONS, wireOf, type WireRevision } from './wires.js';
 
 /** The benchmarks {@link runBenchmarks} knows, in the order they run. */
-export const BENCHMARK_NAMES = ['discovery', 'discovery-ca', 'sanitize', 'call-tool', 'map-image', 'image-copy'] as const;
+export const BENCHMARK_NAMES = ['discovery', 'discovery-ca', 'sanitize', 'call-tool', 'ai-sdk-call', 'map-image', 'image-copy'] as const;
 
 /** Name of one benchmark. */
 export type BenchmarkName = (typeof BENCHMARK_NAMES)[number];
@@ -101,6 +102,8 @@ export async function runBenchmarks(options: RunBenchmarksOptions = {}): Promise
     },
     sanitize: () => benchSanitize({ repetitions, rounds: n(12) }),
     'call-tool': (revision) => benchCallTool({ wire: wireOf(revision), repetitions, rounds: n(60), warmupRounds: n(20) }),
+    // On the 2025-11-25 wire whatever --wire says: @ai-sdk/mcp negotiates with initialize only.
+    'ai-sdk-call': () => benchAiSdkCall({ repetitions, rounds: n(60), warmupRounds: n(20) }),
     'map-image': () => benchMapImage({ repetitions, rounds: n(8) }),
     'image-copy': async () => benchImageCopy({ mappings: n(200) }),
   };

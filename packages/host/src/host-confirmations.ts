@@ -1,6 +1,17 @@
 import type { ConfirmationOutcome, ConfirmationRequest } from '@toolhost/contract';
 import type { HostCore } from './host-core.js';
+import type { ConfirmationCheck } from './tool-call/check-tool-call.js';
 import type { PendingConfirmations } from './tool-call/pending-confirmations.js';
+
+/** What {@link HostConfirmations.check} is asked about: one tool call, as `host.callTool` takes it. */
+export interface ConfirmationCheckParams {
+  /** The tool name the model used. */
+  readonly name: string;
+  /** The arguments the model produced. @default {} */
+  readonly arguments?: Record<string, unknown>;
+  /** The id the call will have; the `ask` request carries it. @default a new id */
+  readonly toolCallId?: string;
+}
 
 /**
  * `host.confirmations`: the tool calls waiting for the user's decision, answered later by tool
@@ -21,11 +32,35 @@ import type { PendingConfirmations } from './tool-call/pending-confirmations.js'
 export class HostConfirmations {
   readonly #core: HostCore;
   readonly #pending: PendingConfirmations;
+  readonly #check: (params: ConfirmationCheckParams) => Promise<ConfirmationCheck>;
 
   /** @internal */
-  constructor(core: HostCore, pending: PendingConfirmations) {
+  constructor(core: HostCore, pending: PendingConfirmations, check: (params: ConfirmationCheckParams) => Promise<ConfirmationCheck>) {
     this.#core = core;
     this.#pending = pending;
+    this.#check = check;
+  }
+
+  /**
+   * What the host would do with this call, decided now without running it and without asking
+   * anyone: `allowed` (it would run without asking: trusted server, host policy, allow-list, a
+   * pinned "always allow"), `ask` (the user would be asked; `request` is the question, with the
+   * options and why), or `denied` (it would not run: unknown tool, invalid arguments, the host's
+   * policy, or nobody to ask). No event is emitted and nothing becomes pending. For frameworks
+   * that ask the user themselves before running a tool (the AI SDK's `needsApproval`); the call
+   * itself still goes through `callTool`, which decides again.
+   *
+   * @example
+   * ```ts
+   * const check = await host.confirmations.check({ name: 'fixture__echo', arguments: { message: 'hi' } });
+   * if (check.status === 'ask') console.log(check.request.options.map((option) => option.name));
+   * ```
+   *
+   * @throws HostError `CLOSED` after `close()`.
+   */
+  check(params: ConfirmationCheckParams): Promise<ConfirmationCheck> {
+    this.#core.assertOpen();
+    return this.#check(params);
   }
 
   /** The confirmation requests waiting for an answer, oldest first. */

@@ -15,7 +15,8 @@ export type { SettingsReloadResult } from './host-server-set.js';
 export type { HostStatus, ServerStatusView, FormatStatusOptions } from './host-status.js';
 export type { HostPrompts, PromptResult } from './host-prompts.js';
 export type { HostCommands } from './host-commands.js';
-export type { HostConfirmations } from './host-confirmations.js';
+export type { HostConfirmations, ConfirmationCheckParams } from './host-confirmations.js';
+export type { ConfirmationCheck } from './tool-call/check-tool-call.js';
 export type { SlashCommand, SlashCommandResult, PromptCommand } from './slash-command.js';
 export type { SlashCommandCompletion } from './complete-slash-command.js';
 export type {

@@ -22,6 +22,7 @@ import { buildHostWarnings } from './host-warnings.js';
 import { resolveServers, type ResolvedServers } from './resolve-servers.js';
 import { SettingsWatcher } from './settings-watcher.js';
 import { toCallableTool } from './tool-call/callable-tool.js';
+import { checkToolCall } from './tool-call/check-tool-call.js';
 import { runToolCall, type ToolCallResult } from './tool-call/run-tool-call.js';
 import { PendingConfirmations } from './tool-call/pending-confirmations.js';
 import type { ToolCallRuntime } from './tool-call/tool-call-runtime.js';
@@ -138,7 +139,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     forwardManagerEvents(this.#core);
     this.#pendingConfirmations = new PendingConfirmations(events);
     this.#runtime = this.#createRuntime(options);
-    this.confirmations = new HostConfirmations(this.#core, this.#pendingConfirmations);
+    const runtime = this.#runtime;
+    this.confirmations = new HostConfirmations(this.#core, this.#pendingConfirmations, (params) => checkToolCall(runtime, params));
     const serverSet = new HostServerSet(this.#core, options, resolved);
     this.servers = new HostServers(this.#core, serverSet);
     this.prompts = new HostPrompts(this.#core);
