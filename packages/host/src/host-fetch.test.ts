@@ -56,6 +56,10 @@ describe('a fetch the host supplies', () => {
     expect(status?.name).toBe('remote');
     expect(status?.status).toBe('DISCONNECTED');
     expect(status?.lastError).toContain("MCP server 'remote'");
+    // A network failure during version negotiation is not a protocol mismatch.
+    expect(status?.errorCode).not.toBe('PROTOCOL_VERSION_MISMATCH');
+    expect(status?.lastError).toContain('blocked by the host');
+    expect(status?.lastError).not.toContain('does not speak MCP');
     expect(server.requests).toEqual([]);
   });
 });
