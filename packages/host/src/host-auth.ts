@@ -5,6 +5,7 @@ import {
   InMemoryTokenStore,
   StoredTokenOAuthProvider,
   type BearerChallenge,
+  type FetchFunction,
   type OpenBrowser,
   type TokenStore,
 } from '@toolhost/oauth';
@@ -49,6 +50,8 @@ export function transportOptionsFor(options: {
   /** The command named in "sign in" hints, without the server name. @default 'toolhost mcp auth' */
   readonly authCommand?: string;
   readonly onStoredTokenProvider?: (provider: StoredTokenOAuthProvider) => void;
+  /** The host's `fetch` for the server's MCP requests (see `McpToolHostOptions.fetch`). @default globalThis.fetch */
+  readonly fetch?: FetchFunction | undefined;
   readonly migration?: {
     /** Opens the authorization URL of the new authorization server. */
     readonly openBrowser: OpenBrowser;
@@ -58,7 +61,7 @@ export function transportOptionsFor(options: {
     readonly signal: AbortSignal;
   };
 }): TransportOptions | undefined {
-  const { server, tokenStore, migration } = options;
+  const { server, tokenStore, migration, fetch } = options;
   if (!server || server.transport.transport === 'stdio') return undefined;
   const authProvider = createAuthProvider({
     serverName: server.name,
@@ -67,9 +70,9 @@ export function transportOptionsFor(options: {
     ...(options.authCommand !== undefined ? { authCommand: options.authCommand } : {}),
     ...(migration ?? {}),
   });
-  if (!(authProvider instanceof StoredTokenOAuthProvider)) return { authProvider };
+  if (!(authProvider instanceof StoredTokenOAuthProvider)) return { authProvider, ...(fetch ? { fetch } : {}) };
   options.onStoredTokenProvider?.(authProvider);
-  return { authProvider, fetch: authProvider.wrapFetch() };
+  return { authProvider, fetch: authProvider.wrapFetch(fetch) };
 }
 
 /** True when a server's last error says it needs the user to sign in. */

@@ -1,6 +1,6 @@
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
-import type { TokenStore } from '@toolhost/oauth';
+import type { FetchFunction, TokenStore } from '@toolhost/oauth';
 import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
 import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
@@ -67,6 +67,14 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly deferConfirmations?: boolean;
   /** Where approvals ("always allow") and OAuth tokens are kept. @default see {@link HostStores} */
   readonly stores?: HostStores;
+  /**
+   * The `fetch` every request to a remote MCP server goes through (Streamable HTTP and SSE:
+   * connecting, calls, notifications, the session `DELETE`), for hosts that bring their own: a
+   * proxy agent, an edge runtime's `fetch`, a recording wrapper in tests. The server entry's
+   * `headers` and the OAuth token are still added. Browser sign-in (`host.servers.authenticate`,
+   * `toolhost mcp auth`) keeps toolhost's own guarded fetch. @default globalThis.fetch
+   */
+  readonly fetch?: FetchFunction;
   /**
    * Tools allowed without asking, as the user wrote them: `serverName` (every tool of the server)
    * or `serverName.toolName`. Not pinned to a definition. @default []

@@ -1,5 +1,11 @@
 import type { TransportOptions } from '@toolhost/discovery';
-import { openBrowserSafely, type BearerChallenge, type StoredTokenOAuthProvider, type TokenStore } from '@toolhost/oauth';
+import {
+  openBrowserSafely,
+  type BearerChallenge,
+  type FetchFunction,
+  type StoredTokenOAuthProvider,
+  type TokenStore,
+} from '@toolhost/oauth';
 import { signIn, transportOptionsFor } from './host-auth.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import { insufficientScopeChallenge, runWithStepUp } from './step-up.js';
@@ -20,6 +26,8 @@ export interface HostSignInOptions {
    * `toolhost --app-dir <appDir> mcp auth` when the tokens are in another folder.
    */
   readonly authCommand: string;
+  /** The host's `fetch` for remote servers' MCP requests (`McpToolHostOptions.fetch`). @default globalThis.fetch */
+  readonly fetch?: FetchFunction | undefined;
 }
 
 /**
@@ -60,6 +68,7 @@ export class HostSignIn {
       tokenStore: this.#options.tokenStore,
       authCommand: this.#options.authCommand,
       onStoredTokenProvider: (provider) => this.#storedTokenProviders.set(serverName, provider),
+      fetch: this.#options.fetch,
       ...(migration ? { migration } : {}),
     });
   }

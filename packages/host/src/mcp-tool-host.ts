@@ -116,6 +116,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       authCommand: formatToolhostCommand('mcp auth', options.settings ? undefined : options.appDir),
       ui,
       onAuthorizationUrl: (event) => events.emit('sign-in-start', event),
+      fetch: options.fetch,
     });
     const manager = new McpServerManager({
       servers: resolved.servers,

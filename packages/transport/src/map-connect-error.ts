@@ -87,7 +87,13 @@ export function versionMismatchOf(error: unknown, pinned: string | undefined): V
     }
     return undefined;
   }
-  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) return { requested: pinned, supported: [] };
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) {
+    // The SDK also ends negotiation with this code for a network failure (with a cause), an HTTP
+    // 5xx answer and a transport closed mid-probe: only a server that answered without offering
+    // a shared revision is a mismatch.
+    const answered = error.cause === undefined && !(error instanceof SdkHttpError) && !/\bclosed\b/i.test(error.message);
+    return answered ? { requested: pinned, supported: [] } : undefined;
+  }
   const counterOffer =
     typeof message === 'string' ? /^Server's protocol version is not supported: ([0-9A-Za-z._-]{1,32})$/.exec(message) : null;
   if (counterOffer?.[1]) return { requested: pinned, supported: [counterOffer[1]] };
