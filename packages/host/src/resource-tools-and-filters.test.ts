@@ -182,6 +182,39 @@ describe('a per-request tool filter', () => {
   });
 });
 
+describe('read_mcp_resource with binary contents', () => {
+  it('gives a note with the MIME type and size instead of non-media bytes', async () => {
+    const host = await McpToolHost.create({
+      settings: { mcpServers: { everything: everythingServer({ timeout: 20_000, trust: true }) } },
+      resourceTools: true,
+    });
+    try {
+      await host.discover();
+      const changed = new Promise<void>((resolve) => {
+        const off = host.on('registry-change', ({ kind }) => {
+          if (kind === 'resources' && host.resources.list().some((resource) => resource.name === 'hello.txt.gz')) {
+            off();
+            resolve();
+          }
+        });
+      });
+      const created = await host.callTool({
+        name: 'gzip-file-as-resource',
+        arguments: { name: 'hello.txt.gz', data: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}` },
+      });
+      expect(created.isError).toBe(false);
+      await changed;
+      const resource = host.resources.list().find((entry) => entry.name === 'hello.txt.gz');
+      const read = await host.callTool({ name: 'read_mcp_resource', arguments: { uri: `everything:${resource?.uri ?? ''}` } });
+      expect(read.isError).toBe(false);
+      expect(text(read)).toMatch(/\[Binary Data \(application\/gzip\), \d+ bytes, not included\]/);
+      expect(read.parts.some((part) => part.type === 'inlineData')).toBe(false);
+    } finally {
+      await host.close();
+    }
+  }, 60_000);
+});
+
 describe('onConnectionError', () => {
   const settings = {
     mcpServers: {
