@@ -7,6 +7,7 @@ const HOST_ERROR_CODES = [
   'SETTINGS_LOAD_FAILED',
   'SERVER_NOT_FOUND',
   'SERVER_NOT_CONNECTED',
+  'CONNECT_FAILED',
   // Runtime changes of the servers (add, enable, disable).
   'DUPLICATE_SERVER_NAME',
   'SERVER_BLOCKED',

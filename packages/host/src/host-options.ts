@@ -4,6 +4,7 @@ import type { FetchFunction, TokenStore } from '@toolhost/oauth';
 import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
 import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
+import type { ResourceToolsOptions } from './tool-call/resource-tools.js';
 
 /** Stores the host keeps decisions and credentials in. */
 export interface HostStores {
@@ -136,6 +137,25 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
    * ```
    */
   readonly watchSettings?: boolean | { readonly debounceMs?: number };
+  /**
+   * Offer the model two tools of the host's own, as Gemini CLI does: `list_mcp_resources`
+   * (`{ serverName? }`: `<server>:<uri> | <name> | <description>` lines) and `read_mcp_resource`
+   * (`{ uri }`: `<server>:<uri>` or the plain URI of a listed resource; text as text, images and
+   * audio as media, other binary data as a note; each item capped at `maxLength`). They are in
+   * `listTools()` only while at least one resource is known, and their names are reserved. Their
+   * results are mapped like tool results (server text escaped, `untrustedEnvelope` applies).
+   * Both are read-only (`readOnlyHint: true`) and run without asking, for any server's
+   * resource: a `hostPolicy` still decides first (`deny` refuses). Their `serverName` is `toolhost`.
+   * @default false
+   */
+  readonly resourceTools?: boolean | ResourceToolsOptions;
+  /**
+   * What `discover()` does when an enabled server that is not blocked could not be connected
+   * (including one waiting for sign-in): `warn` reports it in the status and events and goes
+   * on; `throw` rejects, after every server was tried, with a `HostError` `CONNECT_FAILED` naming
+   * each failed server and why. The servers that did connect stay connected. @default 'warn'
+   */
+  readonly onConnectionError?: 'throw' | 'warn';
   /** How a server that goes away after connecting is reconnected. */
   readonly reconnect?: {
     /** Attempts before giving up. @default 5 */

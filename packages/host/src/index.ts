@@ -1,6 +1,14 @@
 // Public API of @toolhost/host. The offline scripted model adapter is on `@toolhost/host/testing`.
 export { McpToolHost } from './mcp-tool-host.js';
-export type { HandledModelResponse, HostRoots } from './mcp-tool-host.js';
+export type { HandledModelResponse, HostRoots, ToolRequestOptions } from './mcp-tool-host.js';
+export type { ToolFilter } from './tool-filter.js';
+export type { ResourceToolsOptions } from './tool-call/resource-tools.js';
+export {
+  LIST_RESOURCES_TOOL_NAME,
+  READ_RESOURCE_TOOL_NAME,
+  HOST_TOOLS_SERVER_NAME,
+  DEFAULT_RESOURCE_TOOL_MAX_LENGTH,
+} from './tool-call/resource-tools.js';
 export type { McpToolHostOptions, HostStores, HostLimits } from './host-options.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';

@@ -25,6 +25,13 @@ import { toCallableTool } from './tool-call/callable-tool.js';
 import { checkToolCall } from './tool-call/check-tool-call.js';
 import { runToolCall, type ToolCallResult } from './tool-call/run-tool-call.js';
 import { PendingConfirmations } from './tool-call/pending-confirmations.js';
+import {
+  createResourceTools,
+  LIST_RESOURCES_TOOL_NAME,
+  READ_RESOURCE_TOOL_NAME,
+  type HostProvidedTool,
+} from './tool-call/resource-tools.js';
+import { matchesToolFilter, type ToolFilter } from './tool-filter.js';
 import type { ToolCallRuntime } from './tool-call/tool-call-runtime.js';
 
 /** Default quiet time of `watchSettings` after a change before the settings are read again. */
@@ -41,6 +48,16 @@ export interface HandledModelResponse<TToolResults> {
   readonly outcomes: readonly ToolCallResult[];
   /** The results in the vendor's format, for the next request; undefined when the model asked for no tool. */
   readonly toolResults: TToolResults | undefined;
+}
+
+/** Options of one model request's tools: {@link McpToolHost.listTools}, `callTool`, `handleModelResponse`. */
+export interface ToolRequestOptions extends RequestOptions {
+  /**
+   * The tools this request offers. Give the same filter to `listTools` and to `handleModelResponse`
+   * (or `callTool`): a call to a tool outside it is refused with `TOOL_NOT_FOUND`, so a model
+   * cannot call a tool it was not offered. @default every tool
+   */
+  readonly filter?: ToolFilter;
 }
 
 /** The folders offered to servers as MCP roots (`host.roots`). */
@@ -96,6 +113,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #extensions: McpToolHostOptions['extensions'];
   readonly #limits: McpToolHostOptions['limits'];
   readonly #watcher: SettingsWatcher | undefined;
+  readonly #resourceTools: ReadonlyMap<string, HostProvidedTool> | undefined;
+  readonly #onConnectionError: 'throw' | 'warn';
   #callCounter = 0;
 
   /** Use {@link McpToolHost.create}; protected so that a subclass can exist. */
@@ -107,6 +126,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.#traceContext = options.traceContext;
     this.#extensions = options.extensions;
     this.#limits = options.limits;
+    this.#onConnectionError = options.onConnectionError ?? 'warn';
     this.#rootsController = new RootsController({
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
@@ -133,7 +153,9 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         };
       },
       createClient: (serverName) => this.#createClient(serverName),
-      ...(options.reservedToolNames ? { reservedToolNames: options.reservedToolNames } : {}),
+      ...(options.reservedToolNames || options.resourceTools
+        ? { reservedToolNames: [...(options.reservedToolNames ?? []), ...(options.resourceTools ? RESOURCE_TOOL_NAMES : [])] }
+        : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
     this.#core = new HostCore({ servers: resolved.servers, manager, events, auth, ui, warnings: buildHostWarnings(resolved) });
@@ -147,6 +169,15 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.prompts = new HostPrompts(this.#core);
     this.commands = new HostCommands(this.#core, this.servers, this.prompts);
     this.resources = new HostResources(this.#core);
+    this.#resourceTools = options.resourceTools
+      ? createResourceTools(
+          {
+            list: () => this.resources.list(),
+            read: (serverName, uri, signal) => this.resources.read({ serverName, uri }, signal ? { signal } : {}),
+          },
+          typeof options.resourceTools === 'object' ? options.resourceTools : {},
+        )
+      : undefined;
     const rootsController = this.#rootsController;
     this.roots = {
       list: () => rootsController.list(),
@@ -197,6 +228,10 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    * disconnected; only an entry with `oauth.enabled: true` starts the browser flow here. Servers
    * the settings block (an untrusted project folder) are reported in `warnings` and as `warning`
    * events, naming the command that trusts the folder.
+   *
+   * @throws HostError `CONNECT_FAILED` with `onConnectionError: 'throw'`, after every server was
+   * tried, when one or more enabled, unblocked servers are not connected; the message names each
+   * with its reason.
    */
   async discover(_options: RequestOptions = {}): Promise<HostStatus> {
     this.#core.assertOpen();
@@ -208,12 +243,17 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         await this.servers.authenticate({ serverName: snapshot.name }).catch(() => undefined);
       }
     }
+    if (this.#onConnectionError === 'throw') this.#throwOnFailedServers();
     return this.#core.status();
   }
 
-  /** The tools as the adapter's vendor declarations, ready for the model request. */
-  listTools(): TTool[] {
-    return this.adapter.toTools(this.servers.listTools());
+  /**
+   * The tools as the adapter's vendor declarations, ready for the model request: the servers'
+   * tools, then (with the `resourceTools` option, while any resource is known) the host's
+   * `list_mcp_resources` and `read_mcp_resource`; only those passing `filter`, when given.
+   */
+  listTools(params: { readonly filter?: ToolFilter } = {}): TTool[] {
+    return this.adapter.toTools(this.#definitions(params.filter));
   }
 
   /**
@@ -232,7 +272,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    */
   async callTool(
     params: { readonly name: string; readonly arguments?: Record<string, unknown>; readonly toolCallId?: string },
-    options: RequestOptions = {},
+    options: ToolRequestOptions = {},
   ): Promise<ToolCallResult> {
     this.#core.assertOpen();
     const call: ModelToolCall = {
@@ -240,7 +280,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       arguments: params.arguments ?? {},
       ...(params.toolCallId ? { id: params.toolCallId } : {}),
     };
-    return runToolCall(this.#runtime, call, options.signal);
+    return runToolCall(this.#runtimeFor(options.filter), call, options.signal);
   }
 
   /**
@@ -249,13 +289,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    *
    * @throws HostError `CLOSED` after `close()`.
    */
-  async handleModelResponse(response: TResponse, options: RequestOptions = {}): Promise<HandledModelResponse<TToolResults>> {
+  async handleModelResponse(response: TResponse, options: ToolRequestOptions = {}): Promise<HandledModelResponse<TToolResults>> {
     this.#core.assertOpen();
     const tools = new Map<string, HostToolDefinition>();
-    for (const tool of this.servers.listTools()) tools.set(tool.name, tool);
+    for (const tool of this.#definitions(options.filter)) tools.set(tool.name, tool);
     const calls = this.adapter.getToolCalls(response, { tools });
+    const runtime = this.#runtimeFor(options.filter);
     const outcomes: ToolCallResult[] = [];
-    for (const call of calls) outcomes.push(await runToolCall(this.#runtime, call, options.signal));
+    for (const call of calls) outcomes.push(await runToolCall(runtime, call, options.signal));
     return { calls, outcomes, toolResults: calls.length > 0 ? this.adapter.toToolResults(outcomes) : undefined };
   }
 
@@ -309,6 +350,48 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     return created.client;
   }
 
+  /** The host's own tools in use: the resource tools, while at least one resource is known. */
+  #activeHostTools(): HostProvidedTool[] {
+    if (!this.#resourceTools || this.#core.manager.resources.list().length === 0) return [];
+    return [...this.#resourceTools.values()];
+  }
+
+  /** Every tool definition offered, servers' first, narrowed by `filter`. */
+  #definitions(filter: ToolFilter | undefined): HostToolDefinition[] {
+    const all = [...this.servers.listTools(), ...this.#activeHostTools().map((tool) => tool.definition)];
+    return filter === undefined ? all : all.filter((tool) => matchesToolFilter(tool, filter));
+  }
+
+  /** The tool-call runtime of one request: with a filter, tools outside it are not found. */
+  #runtimeFor(filter: ToolFilter | undefined): ToolCallRuntime {
+    if (filter === undefined) return this.#runtime;
+    const runtime = this.#runtime;
+    return {
+      ...runtime,
+      findTool: (name) => {
+        const tool = runtime.findTool(name);
+        return tool && matchesToolFilter(tool.definition, filter) ? tool : undefined;
+      },
+      toolNames: () => this.#definitions(filter).map((tool) => tool.name),
+      unavailableServerOf: (name) => runtime.unavailableServerOf?.(name),
+    };
+  }
+
+  /** `onConnectionError: 'throw'`: one error naming every enabled, unblocked server that is not connected. */
+  #throwOnFailedServers(): void {
+    const failed = this.#core.manager
+      .listServers()
+      .filter((snapshot) => !FINE_STATUSES.has(snapshot.status))
+      .map((snapshot) => ({ serverName: snapshot.name, reason: snapshot.lastError?.message ?? `status ${snapshot.status}` }));
+    if (failed.length === 0) return;
+    const list = failed.map(({ serverName, reason }) => `"${serverName}" (${reason})`).join('; ');
+    throw new HostError({
+      code: 'CONNECT_FAILED',
+      ...(failed.length === 1 ? { serverName: failed[0]?.serverName } : {}),
+      message: `${failed.length === 1 ? 'An MCP server' : `${failed.length} MCP servers`} could not be connected: ${list}. Fix the server settings (see /mcp), or create the host with onConnectionError: 'warn' to go on without them.`,
+    });
+  }
+
   /** With `watchSettings`, reload the settings whenever one of their files changes. */
   #startWatcher(options: McpToolHostOptions<TTool, TResponse, TToolResults>, serverSet: HostServerSet): SettingsWatcher | undefined {
     const watch = options.watchSettings;
@@ -344,10 +427,15 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     return {
       // A registered name, else a tool's qualified `server__tool`, which resolves whichever servers are up.
       findTool: (name) => {
+        const hostTool = this.#resourceTools?.get(name);
+        if (hostTool) return this.#activeHostTools().includes(hostTool) ? hostTool : undefined;
         const entry = manager.tools.resolve(name);
         return entry ? toCallableTool(entry, core.serversByName) : undefined;
       },
-      toolNames: () => manager.tools.list().map((tool) => tool.registeredName),
+      toolNames: () => [
+        ...manager.tools.list().map((tool) => tool.registeredName),
+        ...this.#activeHostTools().map((tool) => tool.definition.name),
+      ],
       unavailableServerOf: (name) => {
         // The longest configured server name whose qualified prefix `server__` starts the name.
         let found: { serverName: string; status: string } | undefined;
@@ -378,6 +466,12 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     };
   }
 }
+
+/** The names the resource tools take (reserved when the `resourceTools` option is on). */
+const RESOURCE_TOOL_NAMES = [LIST_RESOURCES_TOOL_NAME, READ_RESOURCE_TOOL_NAME];
+
+/** Statuses that are not a connection failure for `onConnectionError: 'throw'`. */
+const FINE_STATUSES = new Set<string>([McpServerStatus.CONNECTED, McpServerStatus.BLOCKED, McpServerStatus.DISABLED]);
 
 /** Longest stderr line of a `server-stderr` event, before escaping. */
 const MAX_STDERR_EVENT_LINE = 1000;

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { escapeControlText, stripTagCharacters, type HostToolDefinition } from '@toolhost/contract';
 import type { RegisteredTool } from '@toolhost/discovery';
@@ -26,6 +26,8 @@ export interface CallableTool {
   readonly serverIdentity: string;
   /** True for HTTP and SSE servers (OAuth step-up applies). */
   readonly remote: boolean;
+  /** For a tool the host provides itself (`list_mcp_resources`...): answers the call instead of a server. */
+  readonly run?: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined) => Promise<CallToolResult>;
 }
 
 /** Longest tool description given to the model, in characters; longer ones are cut with a visible marker. */

@@ -21,6 +21,7 @@ export function executeToolCall(
   args: Readonly<Record<string, unknown>>,
   signal: AbortSignal | undefined,
 ): Promise<CallToolResult> {
+  if (tool.run) return tool.run(args, signal);
   const { serverName, originalName } = tool.definition;
   const client = runtime.getClient(serverName);
   if (!client) {
