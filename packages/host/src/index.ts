@@ -1,10 +1,11 @@
 // Public API of @toolhost/host. The offline scripted model adapter is on `@toolhost/host/testing`.
 export { McpToolHost } from './mcp-tool-host.js';
-export type { HandledModelResponse, HostRoots } from './mcp-tool-host.js';
+export type { HandledModelResponse, HostRoots, ToolCallOptions } from './mcp-tool-host.js';
 export type { McpToolHostOptions, HostStores, HostLimits } from './host-options.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
+export type { InterceptedToolCall, ToolCallChanges, ToolCallExtras, ToolCallInterceptor } from './tool-call/call-hooks.js';
 export type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 export { HostError } from './host-error.js';
 export type { HostErrorCode, HostErrorOptions } from './host-error.js';

@@ -26,6 +26,8 @@ export interface CallableTool {
   readonly serverIdentity: string;
   /** True for HTTP and SSE servers (OAuth step-up applies). */
   readonly remote: boolean;
+  /** The server's transport (per-call headers need `http`). */
+  readonly transportKind: ResolvedServer['transport']['transport'];
 }
 
 /** Longest tool description given to the model, in characters; longer ones are cut with a visible marker. */
@@ -77,6 +79,7 @@ export function toCallableTool(entry: RegisteredTool, servers: ReadonlyMap<strin
     trust: server.config.trust === true,
     serverIdentity: `${server.transport.transport}:${server.transport.target}`,
     remote: server.transport.transport !== 'stdio',
+    transportKind: server.transport.transport,
   };
   callableByEntry.set(entry, callable);
   return callable;
