@@ -111,8 +111,7 @@ export const ERROR_CODES = {
   INVALID_CALL_OPTIONS:
     'The per-call `meta` or `headers` of a tool call cannot be sent (a reserved key or header, a malformed header, or headers for a server that is not Streamable HTTP); the server was not called.',
   /** A tool-call interceptor of the host refused the call or threw. */
-  INTERCEPTOR_FAILED:
-    'A tool-call interceptor (`interceptors` host option) refused the call or threw; the error names the interceptor.',
+  INTERCEPTOR_FAILED: 'A tool-call interceptor (`interceptors` host option) refused the call or threw; the error names the interceptor.',
   /** A slash command line could not be parsed. */
   INVALID_SLASH_COMMAND: 'A slash command line could not be parsed.',
   /** No slash command (prompt or built-in) has this name. */
