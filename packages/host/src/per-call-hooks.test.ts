@@ -196,7 +196,7 @@ describe('tool-call interceptors', () => {
     expect(order).toEqual(['upper:hi', 'suffix:HI', 'confirm', 'upper-after', 'suffix-after:[HI!]:HI!']);
   });
 
-  it('lets a before-hook add headers and meta (a per-user token) for HTTP servers', async () => {
+  it('lets a before-hook add a per-user Authorization header for HTTP servers', async () => {
     const host = await hostWith(
       { remote: { httpUrl: http.url, trust: true } },
       { interceptors: [{ before: () => ({ headers: { Authorization: 'Bearer from-hook' }, allowAuthorizationHeader: true }) }] },
