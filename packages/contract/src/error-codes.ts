@@ -107,6 +107,11 @@ export const ERROR_CODES = {
     "The model's arguments do not match the tool's input schema (or are not a JSON object); the server was not called.",
   /** The tool ran and reported `isError: true`. */
   TOOL_REPORTED_ERROR: 'The tool ran and reported an error (`isError: true`).',
+  /** The per-call `meta` or `headers` of a tool call cannot be sent; the server was not called. */
+  INVALID_CALL_OPTIONS:
+    'The per-call `meta` or `headers` of a tool call cannot be sent (a reserved key or header, a malformed header, or headers for a server that is not Streamable HTTP); the server was not called.',
+  /** A tool-call interceptor of the host refused the call or threw. */
+  INTERCEPTOR_FAILED: 'A tool-call interceptor (`interceptors` host option) refused the call or threw; the error names the interceptor.',
   /** A slash command line could not be parsed. */
   INVALID_SLASH_COMMAND: 'A slash command line could not be parsed.',
   /** No slash command (prompt or built-in) has this name. */

@@ -1,3 +1,4 @@
+import type { ToolCallInterceptor } from './tool-call/call-hooks.js';
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
 import type { FetchFunction, TokenStore } from '@toolhost/oauth';
@@ -99,6 +100,13 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
    * return the carrier.
    */
   readonly traceContext?: () => TraceContext | undefined;
+  /**
+   * Hooks around every tool call, run in order: `before` once the tool is found and before the
+   * arguments are validated and the user is asked (so the confirmation shows the arguments the
+   * server will get), `after` when the server answered, before the result is mapped. An
+   * interceptor that throws fails the call with `INTERCEPTOR_FAILED` naming it. @default none
+   */
+  readonly interceptors?: readonly ToolCallInterceptor[];
   /**
    * MCP extensions the host implements, declared to every server in `capabilities.extensions`
    * (identifier → the extension's settings, `{}` when it has none), e.g.

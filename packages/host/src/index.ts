@@ -1,6 +1,6 @@
 // Public API of @toolhost/host. The offline scripted model adapter is on `@toolhost/host/testing`.
 export { McpToolHost } from './mcp-tool-host.js';
-export type { HandledModelResponse, HostRoots, ToolRequestOptions } from './mcp-tool-host.js';
+export type { HandledModelResponse, HostRoots, ToolCallOptions, ToolRequestOptions } from './mcp-tool-host.js';
 export type { ToolFilter } from './tool-filter.js';
 export type { ResourceToolsOptions } from './tool-call/resource-tools.js';
 export {
@@ -13,6 +13,7 @@ export type { McpToolHostOptions, HostStores, HostLimits } from './host-options.
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
+export type { InterceptedToolCall, ToolCallChanges, ToolCallExtras, ToolCallInterceptor } from './tool-call/call-hooks.js';
 export type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 export { HostError } from './host-error.js';
 export type { HostErrorCode, HostErrorOptions } from './host-error.js';

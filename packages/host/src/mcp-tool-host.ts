@@ -24,6 +24,7 @@ import { SettingsWatcher } from './settings-watcher.js';
 import { toCallableTool } from './tool-call/callable-tool.js';
 import { checkToolCall } from './tool-call/check-tool-call.js';
 import { runToolCall, type ToolCallResult } from './tool-call/run-tool-call.js';
+import type { ToolCallExtras } from './tool-call/call-hooks.js';
 import { PendingConfirmations } from './tool-call/pending-confirmations.js';
 import {
   createResourceTools,
@@ -39,6 +40,9 @@ const DEFAULT_WATCH_DEBOUNCE_MS = 200;
 
 /** Default overall cap of one tool call (progress cannot keep it alive longer). */
 const DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS = 3_600_000;
+
+/** Options of {@link McpToolHost.callTool} and {@link McpToolHost.handleModelResponse}: a signal, and `_meta` entries and HTTP headers for these calls only. */
+export interface ToolCallOptions extends ToolRequestOptions, ToolCallExtras {}
 
 /** The answer of {@link McpToolHost.handleModelResponse}. */
 export interface HandledModelResponse<TToolResults> {
@@ -268,11 +272,15 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    * never starts in the background: here it starts only when the host supplied `ui.openBrowser`
    * or the entry has `oauth.enabled: true`; otherwise the call fails with `AUTH_REQUIRED`.
    *
+   * Per call, `options.meta` adds entries to the request's `_meta` and `options.headers` sends HTTP
+   * headers with this request only (Streamable HTTP servers; `Authorization` with
+   * `allowAuthorizationHeader: true`), for example a per-user token; see {@link ToolCallExtras}.
+   *
    * @throws HostError `CLOSED` after `close()`.
    */
   async callTool(
     params: { readonly name: string; readonly arguments?: Record<string, unknown>; readonly toolCallId?: string },
-    options: ToolRequestOptions = {},
+    options: ToolCallOptions = {},
   ): Promise<ToolCallResult> {
     this.#core.assertOpen();
     const call: ModelToolCall = {
@@ -280,23 +288,24 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       arguments: params.arguments ?? {},
       ...(params.toolCallId ? { id: params.toolCallId } : {}),
     };
-    return runToolCall(this.#runtimeFor(options.filter), call, options.signal);
+    return runToolCall(this.#runtimeFor(options.filter), call, options.signal, options);
   }
 
   /**
    * One model turn: find the tool calls in the vendor response, run each in order (confirmations
    * are asked one at a time), and turn the results into the vendor's format for the next request.
+   * `options.meta` and `options.headers` apply to every call of this response (see {@link McpToolHost.callTool}).
    *
    * @throws HostError `CLOSED` after `close()`.
    */
-  async handleModelResponse(response: TResponse, options: ToolRequestOptions = {}): Promise<HandledModelResponse<TToolResults>> {
+  async handleModelResponse(response: TResponse, options: ToolCallOptions = {}): Promise<HandledModelResponse<TToolResults>> {
     this.#core.assertOpen();
     const tools = new Map<string, HostToolDefinition>();
     for (const tool of this.#definitions(options.filter)) tools.set(tool.name, tool);
     const calls = this.adapter.getToolCalls(response, { tools });
     const runtime = this.#runtimeFor(options.filter);
     const outcomes: ToolCallResult[] = [];
-    for (const call of calls) outcomes.push(await runToolCall(runtime, call, options.signal));
+    for (const call of calls) outcomes.push(await runToolCall(runtime, call, options.signal, options));
     return { calls, outcomes, toolResults: calls.length > 0 ? this.adapter.toToolResults(outcomes) : undefined };
   }
 
@@ -462,6 +471,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       resultMapping: options.resultMapping ?? {},
       maxTotalTimeoutMs: options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS,
       ...(options.limits?.progressIntervalMs !== undefined ? { progressIntervalMs: options.limits.progressIntervalMs } : {}),
+      ...(options.interceptors && options.interceptors.length > 0 ? { interceptors: [...options.interceptors] } : {}),
       newToolCallId: () => `toolcall-${(this.#callCounter += 1)}`,
     };
   }

@@ -214,6 +214,24 @@ export interface CreateHttpFetchOptions {
   server?: { readonly name: string; readonly url: string };
 }
 
+/**
+ * Request header through which the host hands a per-call `Authorization` value to the wrapped
+ * fetch (the SDK's transport will not let a per-request header replace `Authorization`): the
+ * fetch of {@link createHttpFetch} removes it and sends its value as `Authorization` instead.
+ */
+export const PER_CALL_AUTHORIZATION_HEADER = 'x-toolhost-per-call-authorization';
+
+/** The request with a per-call `Authorization` put in place (see {@link PER_CALL_AUTHORIZATION_HEADER}). */
+function withPerCallAuthorization(init: RequestInit | undefined): RequestInit | undefined {
+  if (init?.headers === undefined) return init;
+  const headers = new Headers(init.headers);
+  const authorization = headers.get(PER_CALL_AUTHORIZATION_HEADER);
+  if (authorization === null) return init;
+  headers.delete(PER_CALL_AUTHORIZATION_HEADER);
+  headers.set('authorization', authorization);
+  return { ...init, headers };
+}
+
 /** What the MCP transports spec allows in a session id: visible ASCII only. */
 const SESSION_ID = /^[\x21-\x7e]+$/;
 
@@ -226,13 +244,15 @@ const SESSION_ID = /^[\x21-\x7e]+$/;
  *   `MESSAGE_TOO_LARGE` naming the server and the limit; a server-sent `retry:` is clamped to
  *   100 ms – 60 s;
  * - with `server`, a successful answer carrying an `Mcp-Session-Id` outside 0x21–0x7E is refused
- *   (`TransportError` `INVALID_SESSION_ID`) before the SDK can adopt and echo it.
+ *   (`TransportError` `INVALID_SESSION_ID`) before the SDK can adopt and echo it;
+ * - a {@link PER_CALL_AUTHORIZATION_HEADER} header replaces `Authorization` for that request.
  */
 export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
   const { fetch: baseFetch, observations, rewriteGetNotFound = true, server } = options;
   const maxBytes = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   const serverName = options.serverName ?? 'server';
-  return async (url, init) => {
+  return async (url, givenInit) => {
+    const init = withPerCallAuthorization(givenInit);
     const method = (init?.method ?? 'GET').toUpperCase();
     let response: Response;
     try {

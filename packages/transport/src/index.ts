@@ -22,7 +22,7 @@ export { StdioTransport, DEFAULT_CLOSE_GRACE_MS } from './stdio-transport.js';
 export type { StdioTransportOptions } from './stdio-transport.js';
 export { StreamableHttpSessionTransport, DEFAULT_SESSION_DELETE_TIMEOUT_MS } from './streamable-http-session-transport.js';
 export type { StreamableHttpSessionTransportOptions } from './streamable-http-session-transport.js';
-export { createHttpFetch, readAuthParameter } from './create-http-fetch.js';
+export { createHttpFetch, PER_CALL_AUTHORIZATION_HEADER, readAuthParameter } from './create-http-fetch.js';
 export type { AuthChallenge, CreateHttpFetchOptions, HttpObservations, StreamEnd } from './create-http-fetch.js';
 export {
   DEFAULT_MAX_MESSAGE_BYTES,

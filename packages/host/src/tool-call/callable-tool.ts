@@ -28,6 +28,8 @@ export interface CallableTool {
   readonly remote: boolean;
   /** For a tool the host provides itself (`list_mcp_resources`...): answers the call instead of a server. */
   readonly run?: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined) => Promise<CallToolResult>;
+  /** The server's transport (per-call headers need `http`). */
+  readonly transportKind: ResolvedServer['transport']['transport'];
 }
 
 /** Longest tool description given to the model, in characters; longer ones are cut with a visible marker. */
@@ -79,6 +81,7 @@ export function toCallableTool(entry: RegisteredTool, servers: ReadonlyMap<strin
     trust: server.config.trust === true,
     serverIdentity: `${server.transport.transport}:${server.transport.target}`,
     remote: server.transport.transport !== 'stdio',
+    transportKind: server.transport.transport,
   };
   callableByEntry.set(entry, callable);
   return callable;

@@ -3,6 +3,7 @@ import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotoc
 import { escapeControlText, type ToolCallProgress } from '@toolhost/contract';
 import { readElicitationUrl } from '../client-features/url-elicitation.js';
 import { HostError } from '../host-error.js';
+import type { WireExtras } from './call-hooks.js';
 import type { CallableTool } from './callable-tool.js';
 import { executionError } from './tool-call-failure.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
@@ -20,6 +21,7 @@ export function executeToolCall(
   tool: CallableTool,
   args: Readonly<Record<string, unknown>>,
   signal: AbortSignal | undefined,
+  extras: WireExtras = {},
 ): Promise<CallToolResult> {
   if (tool.run) return tool.run(args, signal);
   const { serverName, originalName } = tool.definition;
@@ -41,7 +43,12 @@ export function executeToolCall(
     options.maxTotalTimeout = Math.max(runtime.maxTotalTimeoutMs, tool.timeoutMs);
     options.onprogress = (progress) => tracker.progress(toProgress(progress));
   }
-  const params = { name: originalName, arguments: args as Record<string, unknown> };
+  if (extras.headers) options.headers = extras.headers;
+  const params = {
+    name: originalName,
+    arguments: args as Record<string, unknown>,
+    ...(extras.meta ? { _meta: extras.meta } : {}),
+  };
   const request = () => client.callTool(params, options) as Promise<CallToolResult>;
   if (!tool.remote) return request();
   return runtime.withStepUp({ serverName, what: `call tool "${originalName}"`, run: request, signal });
@@ -73,13 +80,14 @@ export async function recoverToolCall(
   args: Readonly<Record<string, unknown>>,
   signal: AbortSignal | undefined,
   error: unknown,
+  extras: WireExtras = {},
 ): Promise<CallToolResult | HostError> {
   if (!(error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) || signal?.aborted) {
     return executionError(error, tool, signal);
   }
   if (!(await acceptUrlElicitations(runtime, tool, error, signal))) return executionError(error, tool, signal);
   try {
-    return await executeToolCall(runtime, tracker, tool, args, signal);
+    return await executeToolCall(runtime, tracker, tool, args, signal, extras);
   } catch (retryError) {
     return executionError(retryError, tool, signal);
   }

@@ -2,6 +2,14 @@ import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { ModelToolCall, ToolCall, ToolCallOutcome } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 import { authoriseToolCall } from './authorise-tool-call.js';
+import {
+  checkCallExtras,
+  runAfterInterceptors,
+  runBeforeInterceptors,
+  type InterceptedToolCall,
+  type ToolCallExtras,
+  type WireExtras,
+} from './call-hooks.js';
 import type { CallableTool } from './callable-tool.js';
 import { executeToolCall, recoverToolCall } from './execute-tool-call.js';
 import { mapToolResult, type MappedResult } from './map-tool-result.js';
@@ -36,12 +44,47 @@ const EMPTY_ARGUMENTS: Readonly<Record<string, unknown>> = Object.freeze({});
  * (policy, then the user when asked) → execute on the server → map the result. Never throws:
  * a call that does not succeed comes back as an error outcome the model can read.
  */
-export async function runToolCall(runtime: ToolCallRuntime, call: ModelToolCall, signal?: AbortSignal): Promise<ToolCallResult> {
-  const args = call.arguments ?? EMPTY_ARGUMENTS;
-  const tracker = new ToolCallTracker(runtime.events, call.id ?? runtime.newToolCallId(), call.name, args, runtime.progressIntervalMs);
+export async function runToolCall(
+  runtime: ToolCallRuntime,
+  call: ModelToolCall,
+  signal?: AbortSignal,
+  extras: ToolCallExtras = {},
+): Promise<ToolCallResult> {
+  const interceptors = runtime.interceptors ?? [];
+  const toolCallId = call.id ?? runtime.newToolCallId();
   const tool = runtime.findTool(call.name);
+  let args = call.arguments ?? EMPTY_ARGUMENTS;
+  let intercepted: InterceptedToolCall | undefined;
+  let interceptorError: HostError | undefined;
+  if (tool && interceptors.length > 0) {
+    const { name: toolName, serverName, originalName } = tool.definition;
+    const before = await runBeforeInterceptors(interceptors, tool, {
+      ...extras,
+      toolName,
+      serverName,
+      originalName,
+      toolCallId,
+      arguments: args,
+    });
+    if (HostError.isInstance(before)) interceptorError = before;
+    else {
+      intercepted = before;
+      args = before.arguments;
+      extras = before;
+    }
+  }
+  const tracker = new ToolCallTracker(runtime.events, toolCallId, call.name, args, runtime.progressIntervalMs);
   if (!tool) return failed(tracker, call, failure(toolNotFound(call.name, runtime.toolNames(), runtime.unavailableServerOf?.(call.name))));
   tracker.found(tool);
+  if (interceptorError) {
+    tracker.pending();
+    return failed(tracker, call, failure(interceptorError));
+  }
+  const wire: WireExtras | HostError = checkCallExtras(tool, extras);
+  if (HostError.isInstance(wire)) {
+    tracker.pending();
+    return failed(tracker, call, failure(wire));
+  }
   const validation = runtime.validator.validate({
     serverName: tool.definition.serverName,
     toolName: tool.definition.originalName,
@@ -59,10 +102,11 @@ export async function runToolCall(runtime: ToolCallRuntime, call: ModelToolCall,
   tracker.executing();
   let result: CallToolResult | HostError;
   try {
-    result = await executeToolCall(runtime, tracker, tool, args, signal);
+    result = await executeToolCall(runtime, tracker, tool, args, signal, wire);
   } catch (error) {
-    result = await recoverToolCall(runtime, tracker, tool, args, signal, error);
+    result = await recoverToolCall(runtime, tracker, tool, args, signal, error, wire);
   }
+  if (!HostError.isInstance(result) && intercepted) result = await runAfterInterceptors(interceptors, tool, intercepted, result);
   if (HostError.isInstance(result)) return failed(tracker, call, failure(result));
   return finished(tracker, call, tool, mapToolResult(result, tool.definition, runtime.resultMapping));
 }

@@ -5,6 +5,7 @@ import type { HostEventEmitter } from '../host-events.js';
 import type { ResultMappingOptions } from './map-tool-result.js';
 import type { CallableTool } from './callable-tool.js';
 import type { PendingConfirmations } from './pending-confirmations.js';
+import type { ToolCallInterceptor } from './call-hooks.js';
 
 /** What the tool-call stages need from the host; built once per host. */
 export interface ToolCallRuntime {
@@ -41,6 +42,8 @@ export interface ToolCallRuntime {
   readonly maxTotalTimeoutMs: number;
   /** Shortest interval between two progress reports of one call, in milliseconds. @default 100 */
   readonly progressIntervalMs?: number;
+  /** The host's tool-call interceptors, in order (none when empty). */
+  readonly interceptors?: readonly ToolCallInterceptor[];
   /** A fresh tool-call id, for calls the model gave none. */
   newToolCallId(): string;
 }
