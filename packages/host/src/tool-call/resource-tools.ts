@@ -93,6 +93,8 @@ function hostTool(listed: Tool, run: HostProvidedTool['run']): HostProvidedTool 
     trust: true,
     serverIdentity: `host:${HOST_TOOLS_SERVER_NAME}`,
     remote: false,
+    // Answered in-process, like a local server: per-call HTTP headers are refused as for stdio.
+    transportKind: 'stdio',
     run,
   };
 }
