@@ -28,15 +28,7 @@ export function authoriseToolCall(
 ): AuthoriseResult | Promise<AuthoriseResult> {
   let authorization: Authorization | Promise<Authorization>;
   try {
-    authorization = runtime.policy.authorize({
-      toolCallId: tracker.toolCallId,
-      serverName: tool.definition.serverName,
-      registeredName: tool.definition.name,
-      tool: tool.listed,
-      arguments: args,
-      trust: tool.trust,
-      serverIdentity: tool.serverIdentity,
-    });
+    authorization = runtime.policy.authorize(authorizationRequest(tool, args, tracker.toolCallId));
   } catch (error) {
     tracker.pending();
     return policyFailure(error, tool);
@@ -113,16 +105,32 @@ async function ask(
 }
 
 function policyFailure(error: unknown, tool: CallableTool): ToolCallFailure {
-  if (ConfirmationError.isInstance(error)) return failure(fromLayerError(error, tool, error.code));
+  return failure(policyError(error, tool));
+}
+
+/** What the confirmation policy is asked about one call of `tool`. */
+export function authorizationRequest(tool: CallableTool, args: Readonly<Record<string, unknown>>, toolCallId: string) {
+  return {
+    toolCallId,
+    serverName: tool.definition.serverName,
+    registeredName: tool.definition.name,
+    tool: tool.listed,
+    arguments: args,
+    trust: tool.trust,
+    serverIdentity: tool.serverIdentity,
+  };
+}
+
+/** Why the policy could not decide, as a {@link HostError}: a failing policy denies; the tool is not called. */
+export function policyError(error: unknown, tool: CallableTool): HostError {
+  if (ConfirmationError.isInstance(error)) return fromLayerError(error, tool, error.code);
   const { name, serverName } = tool.definition;
-  // Only the host's own policy function can throw anything else; a failing policy denies.
-  return failure(
-    new HostError({
-      code: 'DENIED_BY_POLICY',
-      serverName,
-      toolName: name,
-      cause: error,
-      message: `The host's policy failed while deciding whether tool "${name}" of MCP server "${serverName}" may run (${error instanceof Error ? error.message : String(error)}); the tool was not called.`,
-    }),
-  );
+  // Only the host's own policy function can throw anything else.
+  return new HostError({
+    code: 'DENIED_BY_POLICY',
+    serverName,
+    toolName: name,
+    cause: error,
+    message: `The host's policy failed while deciding whether tool "${name}" of MCP server "${serverName}" may run (${error instanceof Error ? error.message : String(error)}); the tool was not called.`,
+  });
 }

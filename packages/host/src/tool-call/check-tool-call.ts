@@ -1,7 +1,7 @@
 import type { ConfirmationRequest } from '@toolhost/contract';
-import { ConfirmationError, type Authorization } from '@toolhost/confirmation';
-import { HostError } from '../host-error.js';
-import type { CallableTool } from './callable-tool.js';
+import type { Authorization } from '@toolhost/confirmation';
+import type { HostError } from '../host-error.js';
+import { authorizationRequest, policyError } from './authorise-tool-call.js';
 import { fromLayerError, toolNotFound } from './tool-call-failure.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 
@@ -48,15 +48,7 @@ export async function checkToolCall(
   if (!validation.valid) return { status: 'denied', error: fromLayerError(validation.error, tool, 'INVALID_TOOL_ARGUMENTS') };
   let authorization: Authorization;
   try {
-    authorization = await runtime.policy.authorize({
-      toolCallId: params.toolCallId ?? runtime.newToolCallId(),
-      serverName: tool.definition.serverName,
-      registeredName: tool.definition.name,
-      tool: tool.listed,
-      arguments: args,
-      trust: tool.trust,
-      serverIdentity: tool.serverIdentity,
-    });
+    authorization = await runtime.policy.authorize(authorizationRequest(tool, args, params.toolCallId ?? runtime.newToolCallId()));
   } catch (error) {
     return { status: 'denied', error: policyError(error, tool) };
   }
@@ -64,16 +56,4 @@ export async function checkToolCall(
   if (authorization.status === 'denied')
     return { status: 'denied', error: fromLayerError(authorization.error, tool, authorization.error.code) };
   return { status: 'ask', request: authorization.request };
-}
-
-function policyError(error: unknown, tool: CallableTool): HostError {
-  if (ConfirmationError.isInstance(error)) return fromLayerError(error, tool, error.code);
-  const { name, serverName } = tool.definition;
-  return new HostError({
-    code: 'DENIED_BY_POLICY',
-    serverName,
-    toolName: name,
-    cause: error,
-    message: `The host's policy failed while deciding whether tool "${name}" of MCP server "${serverName}" may run (${error instanceof Error ? error.message : String(error)}); the tool would not be called.`,
-  });
 }
