@@ -77,6 +77,10 @@ beforeEach(async () => {
   await trustProject();
 });
 
+/** What `mcp add` says about a project server added after the folder was trusted. */
+const pinnedNote = (name: string): string =>
+  `Note: the folder's trust covers the servers it had when it was trusted, so "${name}" starts once you run "toolhost trust" in ${project} again.\n`;
+
 /** Trusts the project folder as it is now: trust is pinned to the project servers it saw. */
 async function trustProject(): Promise<void> {
   await trustFolder({ homeDir: home, folder: project });
@@ -89,7 +93,7 @@ describe('toolhost mcp add → list → remove', () => {
   it('round-trips a settings file full of comments byte for byte', async () => {
     await put(projectFile(), COMMENTED);
     const added = await run(['mcp', 'add', 'fs', 'npx', '-e', 'TOKEN=a=b', '--', '-y', '@scope/server', '--root', '.']);
-    expect(added).toEqual({ code: 0, stdout: 'MCP server "fs" added to project settings. (stdio)\n', stderr: '' });
+    expect(added).toEqual({ code: 0, stdout: `MCP server "fs" added to project settings. (stdio)\n${pinnedNote('fs')}`, stderr: '' });
     const remote = await run([
       'mcp',
       'add',
@@ -109,7 +113,7 @@ describe('toolhost mcp add → list → remove', () => {
       '--exclude-tools',
       'c',
     ]);
-    expect(remote.stdout).toBe('MCP server "remote" added to project settings. (http)\n');
+    expect(remote.stdout).toBe(`MCP server "remote" added to project settings. (http)\n${pinnedNote('remote')}`);
 
     const edited = await readFile(projectFile(), 'utf8');
     expect(
@@ -161,7 +165,7 @@ describe('toolhost mcp add → list → remove', () => {
     await run(['mcp', 'add', 'a', 'old']);
     const again = await run(['mcp', 'add', '--type', 'sse', 'a', 'http://127.0.0.1:1/sse']);
     expect(again.stdout).toBe(
-      'MCP server "a" is already configured within project settings.\nMCP server "a" updated in project settings.\n',
+      `MCP server "a" is already configured within project settings.\nMCP server "a" updated in project settings.\n${pinnedNote('a')}`,
     );
     expect(JSON.parse(await readFile(projectFile(), 'utf8'))).toEqual({
       mcpServers: { a: { url: 'http://127.0.0.1:1/sse', type: 'sse' } },
@@ -188,7 +192,8 @@ describe('toolhost mcp add → list → remove', () => {
       code: 0,
       stdout:
         'MCP server "none" added to project settings. (stdio)\n' +
-        'Note: --include-tools is empty, so no tool of "none" is registered; list the tools to include.\n',
+        'Note: --include-tools is empty, so no tool of "none" is registered; list the tools to include.\n' +
+        pinnedNote('none'),
       stderr: '',
     });
     expect((await run(['mcp', 'add', 'none2', 'node', '--include-tools=', '--exclude-tools='])).code).toBe(0);

@@ -83,6 +83,11 @@ export function registerMcpAdd(mcp: Command, context: CommandContext): void {
           context.io.stdout(
             `Note: this folder is not trusted, so "${name}" starts only once it is: run "${trustCommand(location.appDir)}" in ${trust.folder}.\n`,
           );
+        else if (trust.overriddenBy === undefined && (trust.format === 'toolhost' || trust.pinnedServers !== undefined))
+          // Trust is pinned to the project servers it saw: an added or changed one waits for the user.
+          context.io.stdout(
+            `Note: the folder's trust covers the servers it had when it was trusted, so "${name}" starts once you run "${trustCommand(location.appDir)}" in ${trust.folder} again.\n`,
+          );
       }
     });
 }
