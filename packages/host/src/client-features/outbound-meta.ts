@@ -1,6 +1,9 @@
 import {
   BAGGAGE_META_KEY,
   Client,
+  type CallToolRequest,
+  type CallToolRequestOptions,
+  type CallToolResult,
   LOG_LEVEL_META_KEY,
   TRACEPARENT_META_KEY,
   TRACESTATE_META_KEY,
@@ -12,6 +15,7 @@ import {
   type Result,
 } from '@modelcontextprotocol/client';
 import type { ServerRequestLimiter } from './server-request-limiter.js';
+import { mayMirrorHeaders, toolCallResultSchema } from './tool-call-answer.js';
 
 /**
  * The rate limiter of each client. Not a private field: the SDK's constructor registers
@@ -98,6 +102,26 @@ export class HostClient extends Client {
       const limiter = LIMITERS.get(this);
       return limiter ? limiter.wrap(method, wrapped)(request, ctx) : wrapped(request, ctx);
     };
+  }
+
+  /** `tools/call` answers: plain text accepted as is, anything else through the negotiated revision's full check. */
+  readonly #toolCallResult = toolCallResultSchema((value) => {
+    const outcome = this._wireCodec().validateResult('tools/call', value);
+    return outcome.ok ? outcome : { ok: false, ...(outcome.reason === 'invalid' ? { message: outcome.message } : {}) };
+  });
+
+  /**
+   * `tools/call`, as `callTool` sends it, with a cheaper check of a plain-text answer (see
+   * `toolCallResultSchema`). Where the SDK would mirror `x-mcp-header` parameters into
+   * `Mcp-Param-*` headers (MCP 2026-07-28, a tool that declares them, or no definition given) it
+   * is `callTool` itself. The output schema is not checked here: the host checks structured
+   * content itself, leniently.
+   */
+  sendToolCall(params: CallToolRequest['params'], options: CallToolRequestOptions = {}): Promise<CallToolResult> {
+    if (this.getProtocolEra() === 'modern' && mayMirrorHeaders(options.toolDefinition)) {
+      return this.callTool(params, options) as Promise<CallToolResult>;
+    }
+    return this.request({ method: 'tools/call', params }, this.#toolCallResult, options);
   }
 
   /** The SDK's envelope (2026-07-28 only), the log level (2026-07-28 only) and the trace context (any revision). */

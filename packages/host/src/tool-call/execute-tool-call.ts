@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { escapeControlText, type ToolCallProgress } from '@toolhost/contract';
+import { HostClient } from '../client-features/outbound-meta.js';
 import { readElicitationUrl } from '../client-features/url-elicitation.js';
 import { HostError } from '../host-error.js';
 import type { WireExtras } from './call-hooks.js';
@@ -49,7 +50,8 @@ export function executeToolCall(
     arguments: args as Record<string, unknown>,
     ...(extras.meta ? { _meta: extras.meta } : {}),
   };
-  const request = () => client.callTool(params, options) as Promise<CallToolResult>;
+  const request = () =>
+    client instanceof HostClient ? client.sendToolCall(params, options) : (client.callTool(params, options) as Promise<CallToolResult>);
   if (!tool.remote) return request();
   return runtime.withStepUp({ serverName, what: `call tool "${originalName}"`, run: request, signal });
 }
