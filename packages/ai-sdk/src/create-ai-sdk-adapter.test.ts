@@ -83,6 +83,27 @@ describe('createAiSdkAdapter', () => {
     expect(results[1]).toMatchObject({ toolCallId: 'call-2', toolName: 'add', output: { type: 'text', value: '3' } });
   });
 
+  it('declares the host prompt tools (promptTools) from host.listTools() and runs get_mcp_prompt through handleModelResponse', async () => {
+    const { host } = await fixtureHost({ basic: { behaviour: 'basic' } }, { promptTools: true });
+    hosts.push(host);
+    const declared = (host.listTools() as ReturnType<AiSdkAdapter['toTools']>).filter(
+      (declaration) => declaration.name.endsWith('_mcp_prompts') || declaration.name.endsWith('_mcp_prompt'),
+    );
+    expect(declared.map((declaration) => declaration.name)).toEqual(['list_mcp_prompts', 'get_mcp_prompt']);
+    expect(declared[1]?.inputSchema).toMatchObject({ required: ['serverName', 'name'], properties: { arguments: { type: 'array' } } });
+    const handled = await host.handleModelResponse({
+      toolCalls: [
+        {
+          toolCallId: 'c1',
+          toolName: 'get_mcp_prompt',
+          input: { serverName: 'basic', name: 'poem-writer', arguments: [{ name: 'title', value: 'Ode' }] },
+        },
+      ],
+    });
+    expect(handled.outcomes[0]?.isError).toBe(false);
+    expect(JSON.stringify(handled.toolResults)).toContain('Write a neutral poem called \\"Ode\\".');
+  });
+
   it('refuses tool input that is not a JSON object with AdapterError INVALID_TOOL_ARGUMENTS', async () => {
     const { host } = await fixtureHost({ basic: { behaviour: 'basic', trust: true } });
     hosts.push(host);

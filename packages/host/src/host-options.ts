@@ -5,6 +5,7 @@ import type { FetchFunction, TokenStore } from '@toolhost/oauth';
 import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
 import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
+import type { PromptToolsOptions } from './tool-call/prompt-tools.js';
 import type { ResourceToolsOptions } from './tool-call/resource-tools.js';
 
 /** Stores the host keeps decisions and credentials in. */
@@ -157,6 +158,29 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
    * @default false
    */
   readonly resourceTools?: boolean | ResourceToolsOptions;
+  /**
+   * Offer the model two tools of the host's own for the servers' MCP prompts (Gemini CLI offers
+   * prompts only as slash commands): `list_mcp_prompts` (`{ serverName? }`:
+   * `<server>:<name> | <title> | <description>` lines, each followed by its arguments, marked
+   * `(required)` where they are) and `get_mcp_prompt` (`{ serverName, name, arguments? }`, the
+   * arguments as `{ name, value }` pairs of strings, or a `{ name: value }` object from host
+   * code). `get_mcp_prompt` checks the arguments against the prompt's declared ones before asking
+   * the server (every required one given, no unknown or repeated one, string values) and
+   * answers an error naming the prompt and argument otherwise. The answer is a header line, then
+   * each message as a `[role]` line and its content: text with control, BiDi, zero-width and tag
+   * characters escaped (line feeds and tabs kept), images and audio as media, other binary data
+   * as a note. Each answer's text is capped at `maxLength` characters in all, with a visible
+   * marker. They are in `listTools()` only while at least one prompt is known, and their names
+   * are reserved; results are mapped like tool results (`untrustedEnvelope` applies). Both are
+   * read-only (`readOnlyHint: true`) and run without asking, like the resource tools: a
+   * `hostPolicy` still decides first (`deny` refuses). Their `serverName` is `toolhost`.
+   * @default false
+   * @example
+   * ```ts
+   * const host = await McpToolHost.create({ projectDir, promptTools: { maxLength: 100_000 } });
+   * ```
+   */
+  readonly promptTools?: boolean | PromptToolsOptions;
   /**
    * What `discover()` does when an enabled server that is not blocked could not be connected
    * (including one waiting for sign-in): `warn` reports it in the status and events and goes

@@ -3,12 +3,10 @@ export { McpToolHost } from './mcp-tool-host.js';
 export type { HandledModelResponse, HostRoots, ToolCallOptions, ToolRequestOptions } from './mcp-tool-host.js';
 export type { ToolFilter } from './tool-filter.js';
 export type { ResourceToolsOptions } from './tool-call/resource-tools.js';
-export {
-  LIST_RESOURCES_TOOL_NAME,
-  READ_RESOURCE_TOOL_NAME,
-  HOST_TOOLS_SERVER_NAME,
-  DEFAULT_RESOURCE_TOOL_MAX_LENGTH,
-} from './tool-call/resource-tools.js';
+export { LIST_RESOURCES_TOOL_NAME, READ_RESOURCE_TOOL_NAME, DEFAULT_RESOURCE_TOOL_MAX_LENGTH } from './tool-call/resource-tools.js';
+export type { PromptToolsOptions } from './tool-call/prompt-tools.js';
+export { LIST_PROMPTS_TOOL_NAME, GET_PROMPT_TOOL_NAME, DEFAULT_PROMPT_TOOL_MAX_LENGTH } from './tool-call/prompt-tools.js';
+export { HOST_TOOLS_SERVER_NAME } from './tool-call/host-provided-tool.js';
 export type { McpToolHostOptions, HostStores, HostLimits } from './host-options.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';

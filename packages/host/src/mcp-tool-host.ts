@@ -26,12 +26,10 @@ import { checkToolCall } from './tool-call/check-tool-call.js';
 import { runToolCall, type ToolCallResult } from './tool-call/run-tool-call.js';
 import type { ToolCallExtras } from './tool-call/call-hooks.js';
 import { PendingConfirmations } from './tool-call/pending-confirmations.js';
-import {
-  createResourceTools,
-  LIST_RESOURCES_TOOL_NAME,
-  READ_RESOURCE_TOOL_NAME,
-  type HostProvidedTool,
-} from './tool-call/resource-tools.js';
+import type { HostProvidedTool } from './tool-call/host-provided-tool.js';
+import { requestPrompt } from './prompt-commands.js';
+import { createPromptTools, GET_PROMPT_TOOL_NAME, LIST_PROMPTS_TOOL_NAME } from './tool-call/prompt-tools.js';
+import { createResourceTools, LIST_RESOURCES_TOOL_NAME, READ_RESOURCE_TOOL_NAME } from './tool-call/resource-tools.js';
 import { matchesToolFilter, type ToolFilter } from './tool-filter.js';
 import type { ToolCallRuntime } from './tool-call/tool-call-runtime.js';
 
@@ -117,7 +115,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #extensions: McpToolHostOptions['extensions'];
   readonly #limits: McpToolHostOptions['limits'];
   readonly #watcher: SettingsWatcher | undefined;
-  readonly #resourceTools: ReadonlyMap<string, HostProvidedTool> | undefined;
+  readonly #hostToolGroups: readonly HostToolGroup[];
   readonly #onConnectionError: 'throw' | 'warn';
   #callCounter = 0;
 
@@ -157,8 +155,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         };
       },
       createClient: (serverName) => this.#createClient(serverName),
-      ...(options.reservedToolNames || options.resourceTools
-        ? { reservedToolNames: [...(options.reservedToolNames ?? []), ...(options.resourceTools ? RESOURCE_TOOL_NAMES : [])] }
+      ...(options.reservedToolNames || options.resourceTools || options.promptTools
+        ? {
+            reservedToolNames: [
+              ...(options.reservedToolNames ?? []),
+              ...(options.resourceTools ? RESOURCE_TOOL_NAMES : []),
+              ...(options.promptTools ? PROMPT_TOOL_NAMES : []),
+            ],
+          }
         : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
@@ -173,15 +177,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.prompts = new HostPrompts(this.#core);
     this.commands = new HostCommands(this.#core, this.servers, this.prompts);
     this.resources = new HostResources(this.#core);
-    this.#resourceTools = options.resourceTools
-      ? createResourceTools(
-          {
-            list: () => this.resources.list(),
-            read: (serverName, uri, signal) => this.resources.read({ serverName, uri }, signal ? { signal } : {}),
-          },
-          typeof options.resourceTools === 'object' ? options.resourceTools : {},
-        )
-      : undefined;
+    this.#hostToolGroups = this.#createHostTools(options);
     const rootsController = this.#rootsController;
     this.roots = {
       list: () => rootsController.list(),
@@ -254,7 +250,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   /**
    * The tools as the adapter's vendor declarations, ready for the model request: the servers'
    * tools, then (with the `resourceTools` option, while any resource is known) the host's
-   * `list_mcp_resources` and `read_mcp_resource`; only those passing `filter`, when given.
+   * `list_mcp_resources` and `read_mcp_resource`, then (with the `promptTools` option, while any
+   * prompt is known) `list_mcp_prompts` and `get_mcp_prompt`; only those passing `filter`, when given.
    */
   listTools(params: { readonly filter?: ToolFilter } = {}): TTool[] {
     return this.adapter.toTools(this.#definitions(params.filter));
@@ -359,10 +356,36 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     return created.client;
   }
 
-  /** The host's own tools in use: the resource tools, while at least one resource is known. */
+  /** The host's own tools the options ask for: the resource tools, then the prompt tools. */
+  #createHostTools(options: McpToolHostOptions<TTool, TResponse, TToolResults>): HostToolGroup[] {
+    const { manager } = this.#core;
+    const groups: HostToolGroup[] = [];
+    if (options.resourceTools) {
+      const tools = createResourceTools(
+        {
+          list: () => this.resources.list(),
+          read: (serverName, uri, signal) => this.resources.read({ serverName, uri }, signal ? { signal } : {}),
+        },
+        typeof options.resourceTools === 'object' ? options.resourceTools : {},
+      );
+      groups.push({ tools, active: () => manager.resources.list().length > 0 });
+    }
+    if (options.promptTools) {
+      const tools = createPromptTools(
+        {
+          list: () => this.prompts.list(),
+          get: (command, values, signal) => requestPrompt({ command, values, client: manager.getClient(command.serverName), signal }),
+        },
+        typeof options.promptTools === 'object' ? options.promptTools : {},
+      );
+      groups.push({ tools, active: () => manager.prompts.list().length > 0 });
+    }
+    return groups;
+  }
+
+  /** The host's own tools in use: each group while at least one of its items (resource, prompt) is known. */
   #activeHostTools(): HostProvidedTool[] {
-    if (!this.#resourceTools || this.#core.manager.resources.list().length === 0) return [];
-    return [...this.#resourceTools.values()];
+    return this.#hostToolGroups.flatMap((group) => (group.active() ? [...group.tools.values()] : []));
   }
 
   /** Every tool definition offered, servers' first, narrowed by `filter`. */
@@ -436,8 +459,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     return {
       // A registered name, else a tool's qualified `server__tool`, which resolves whichever servers are up.
       findTool: (name) => {
-        const hostTool = this.#resourceTools?.get(name);
-        if (hostTool) return this.#activeHostTools().includes(hostTool) ? hostTool : undefined;
+        const group = this.#hostToolGroups.find((candidate) => candidate.tools.has(name));
+        if (group) return group.active() ? group.tools.get(name) : undefined;
         const entry = manager.tools.resolve(name);
         return entry ? toCallableTool(entry, core.serversByName) : undefined;
       },
@@ -479,6 +502,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
 
 /** The names the resource tools take (reserved when the `resourceTools` option is on). */
 const RESOURCE_TOOL_NAMES = [LIST_RESOURCES_TOOL_NAME, READ_RESOURCE_TOOL_NAME];
+/** The names the prompt tools take (reserved when the `promptTools` option is on). */
+const PROMPT_TOOL_NAMES = [LIST_PROMPTS_TOOL_NAME, GET_PROMPT_TOOL_NAME];
+
+/** Host-provided tools of one option, offered while `active()` (something to list is known). */
+interface HostToolGroup {
+  readonly tools: ReadonlyMap<string, HostProvidedTool>;
+  readonly active: () => boolean;
+}
 
 /** Statuses that are not a connection failure for `onConnectionError: 'throw'`. */
 const FINE_STATUSES = new Set<string>([McpServerStatus.CONNECTED, McpServerStatus.BLOCKED, McpServerStatus.DISABLED]);

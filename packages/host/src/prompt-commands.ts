@@ -90,18 +90,57 @@ export function runPromptCommand(options: RunPromptCommandOptions): Promise<Slas
   return fetchPrompt({ ...options, values: parsed.values });
 }
 
+/** A prompt to get with `prompts/get`: the command, its argument values and its server's client. */
+export interface PromptRequestOptions {
+  /** The prompt command. */
+  readonly command: PromptCommand;
+  /** The argument values, by name. */
+  readonly values: Readonly<Record<string, string>>;
+  /** The server's connected client, when it is connected. */
+  readonly client: Client | undefined;
+  /** Aborts `prompts/get`. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * `prompts/get` of a prompt command with these argument values, as the server answers it (no
+ * check of the arguments, nor of what the messages hold).
+ *
+ * @throws HostError `SERVER_NOT_CONNECTED` or `REQUEST_FAILED`.
+ */
+export async function requestPrompt(options: PromptRequestOptions): Promise<GetPromptResult> {
+  const { command, client, values } = options;
+  if (!client) {
+    throw new HostError({
+      code: 'SERVER_NOT_CONNECTED',
+      serverName: command.serverName,
+      commandName: command.name,
+      message: `MCP server "${command.serverName}" is not connected, so /${command.name} cannot run. Check the server with /mcp.`,
+    });
+  }
+  try {
+    return await client.getPrompt(
+      { name: command.promptName, arguments: { ...values } },
+      { timeout: PROMPT_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) },
+    );
+  } catch (error) {
+    throw new HostError({
+      code: 'REQUEST_FAILED',
+      serverName: command.serverName,
+      commandName: command.name,
+      message: `Error invoking prompt "${command.promptName}" of MCP server "${command.serverName}": ${error instanceof Error ? error.message : String(error)}`,
+      cause: error,
+    });
+  }
+}
+
 /**
  * Check that every required argument has a value, call `prompts/get` and return the prompt text
  * for the model.
  *
  * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_CONNECTED`, `REQUEST_FAILED` or `INVALID_RESPONSE`.
  */
-export async function fetchPrompt(options: {
-  readonly command: PromptCommand;
-  readonly values: Readonly<Record<string, string>>;
-  readonly client: Client | undefined;
-  readonly signal?: AbortSignal | undefined;
-}): Promise<Extract<SlashCommandResult, { kind: 'prompt' }>> {
+export async function fetchPrompt(options: PromptRequestOptions): Promise<Extract<SlashCommandResult, { kind: 'prompt' }>> {
   const { command, client, values } = options;
   const missing = command.arguments
     .filter((argument) => argument.required && values[argument.name] === undefined)
@@ -115,29 +154,7 @@ export async function fetchPrompt(options: {
       message: `Missing required argument(s) for /${command.name}: ${missing.map((name) => `--${name}`).join(', ')}. Example: /${command.name} ${missing.map((name) => `--${name}="..."`).join(' ')}`,
     });
   }
-  if (!client) {
-    throw new HostError({
-      code: 'SERVER_NOT_CONNECTED',
-      serverName: command.serverName,
-      commandName: command.name,
-      message: `MCP server "${command.serverName}" is not connected, so /${command.name} cannot run. Check the server with /mcp.`,
-    });
-  }
-  let result: GetPromptResult;
-  try {
-    result = await client.getPrompt(
-      { name: command.promptName, arguments: { ...values } },
-      { timeout: PROMPT_TIMEOUT_MS, ...(options.signal ? { signal: options.signal } : {}) },
-    );
-  } catch (error) {
-    throw new HostError({
-      code: 'REQUEST_FAILED',
-      serverName: command.serverName,
-      commandName: command.name,
-      message: `Error invoking prompt "${command.promptName}" of MCP server "${command.serverName}": ${error instanceof Error ? error.message : String(error)}`,
-      cause: error,
-    });
-  }
+  const result = await requestPrompt({ command, values, client, signal: options.signal });
   const text = promptText(result);
   if (!text) {
     throw new HostError({

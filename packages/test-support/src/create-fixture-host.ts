@@ -1,5 +1,5 @@
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { McpToolHost, type ConfirmationRequest, type ModelAdapter } from '@toolhost/host';
+import { McpToolHost, type ConfirmationRequest, type McpToolHostOptions, type ModelAdapter } from '@toolhost/host';
 
 /** A discovered host on the `basic` fixture server, and the confirmations it asked for. */
 export interface FixtureHost<TTool, TResponse, TToolResults> {
@@ -12,7 +12,8 @@ export interface FixtureHost<TTool, TResponse, TToolResults> {
 /**
  * Create and discover an McpToolHost with `adapter` on the `basic` fixture server (stdio, not
  * trusted), whose `confirm` hook records each request and allows the call once (it answers
- * with the offered `proceed_once` option object).
+ * with the offered `proceed_once` option object). `options` adds host options (such as
+ * `promptTools`); it cannot replace the settings, the adapter or the `ui` hooks.
  *
  * @example
  * ```ts
@@ -23,9 +24,11 @@ export interface FixtureHost<TTool, TResponse, TToolResults> {
  */
 export async function createFixtureHost<TTool, TResponse, TToolResults>(
   adapter: ModelAdapter<TTool, TResponse, TToolResults>,
+  options: Omit<McpToolHostOptions<TTool, TResponse, TToolResults>, 'settings' | 'adapter' | 'ui'> = {},
 ): Promise<FixtureHost<TTool, TResponse, TToolResults>> {
   const confirmations: ConfirmationRequest[] = [];
   const host = await McpToolHost.create({
+    ...options,
     settings: { mcpServers: { fixture: { command: process.execPath, args: [fixtureBinPath('basic')] } } },
     adapter,
     ui: {
