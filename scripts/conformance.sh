@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the official MCP client conformance suite against examples/conformance-client, with Node 22
-# from the `node@22` npm package, in three runs:
+# from the `node@22` npm package (scripts/npm-cache.sh), in three runs:
 #
 #   v0.1     @modelcontextprotocol/conformance 0.1.16: every client scenario (`--suite all`).
 #   default  @modelcontextprotocol/conformance 0.2.0-alpha.12: every client scenario, each at the
@@ -24,7 +24,8 @@
 #               `sse-retry` itself always runs last, alone.
 #   --verbose   the runner's --verbose (checks as JSON in the logs)
 # Environment:
-#   TOOLHOST_CONFORMANCE_CACHE        where Node 22 and the suites are installed (default .tmp/conformance)
+#   TOOLHOST_CONFORMANCE_CACHE        where the suites are installed (default .tmp/conformance)
+#   TOOLHOST_NODE22_CACHE             where Node 22 is installed (default .tmp/node22)
 #   TOOLHOST_CONFORMANCE_SKIP_BUILD=1 do not build the client first
 #
 # Exit status is non-zero when a scenario fails that is not listed in
@@ -38,7 +39,6 @@ CACHE="${TOOLHOST_CONFORMANCE_CACHE:-$ROOT/.tmp/conformance}"
 V01_VERSION="0.1.16"
 V02_VERSION="0.2.0-alpha.12"
 REVISION="2026-07-28"
-NODE_SPEC="node@22"
 CLIENT_DIR="$ROOT/examples/conformance-client"
 EXPECTED_FAILURES="$CLIENT_DIR/expected-failures.txt"
 REPORT="$ROOT/scripts/conformance-report.mjs"
@@ -66,29 +66,15 @@ done
 [[ "$JOBS" =~ ^[1-9][0-9]*$ ]] || { echo "conformance.sh: --jobs needs a positive number" >&2; exit 2; }
 
 # --- Node 22 and both suites, cached (npm aliases, so that both versions live side by side) ----
-mkdir -p "$CACHE"
+source "$ROOT/scripts/npm-cache.sh"
+NODE22="$(node22)"
 SUITE_V01="$CACHE/node_modules/mcp-conformance-0.1"
 SUITE_V02="$CACHE/node_modules/mcp-conformance-0.2"
-installed_version() {
-  node -e 'try{console.log(require(process.argv[1]).version)}catch{}' "$1/package.json"
-}
-NODE22="$CACHE/node_modules/node/bin/node"
-if [[ ! -x "$NODE22" || "$(installed_version "$SUITE_V01")" != "$V01_VERSION" || "$(installed_version "$SUITE_V02")" != "$V02_VERSION" ]]; then
-  echo "Installing $NODE_SPEC and @modelcontextprotocol/conformance $V01_VERSION and $V02_VERSION into $CACHE" >&2
-  echo '{"private":true}' > "$CACHE/package.json"
-  npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error "$NODE_SPEC" \
-    "mcp-conformance-0.1@npm:@modelcontextprotocol/conformance@$V01_VERSION" \
-    "mcp-conformance-0.2@npm:@modelcontextprotocol/conformance@$V02_VERSION" >&2
+if [[ "$(cache_version "$CACHE" mcp-conformance-0.1)" != "$V01_VERSION" || "$(cache_version "$CACHE" mcp-conformance-0.2)" != "$V02_VERSION" ]]; then
+  cache_install "$CACHE" "mcp-conformance-0.1@npm:@modelcontextprotocol/conformance@$V01_VERSION" \
+    "mcp-conformance-0.2@npm:@modelcontextprotocol/conformance@$V02_VERSION"
 fi
-if [[ ! -x "$NODE22" ]]; then
-  # `node` installs its binary from an install script; when scripts are disabled, use the
-  # platform package directly.
-  PLATFORM_PKG="node-$(node -p 'process.platform')-$(node -p 'process.arch')"
-  [[ -x "$CACHE/node_modules/$PLATFORM_PKG/bin/node" ]] ||
-    npm install --prefix "$CACHE" --no-audit --no-fund --loglevel=error "$PLATFORM_PKG@22" >&2
-  NODE22="$CACHE/node_modules/$PLATFORM_PKG/bin/node"
-fi
-echo "Node $("$NODE22" --version), @modelcontextprotocol/conformance $(installed_version "$SUITE_V01") and $(installed_version "$SUITE_V02")" >&2
+echo "Node $("$NODE22" --version), @modelcontextprotocol/conformance $(cache_version "$CACHE" mcp-conformance-0.1) and $(cache_version "$CACHE" mcp-conformance-0.2)" >&2
 
 # --- the client ------------------------------------------------------------------------------
 if [[ "${TOOLHOST_CONFORMANCE_SKIP_BUILD:-0}" != "1" ]]; then
