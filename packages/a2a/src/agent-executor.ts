@@ -263,7 +263,7 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
       for (const thought of reply.thoughts ?? []) this.#thought(run, thought);
       if (reply.text) this.#text(run, reply.text);
       const tools = new Map<string, HostToolDefinition>();
-      for (const tool of host.servers.listTools()) tools.set(tool.name, tool);
+      for (const tool of host.listToolDefinitions()) tools.set(tool.name, tool);
       const calls = host.adapter.getToolCalls(reply.response, { tools });
       if (calls.length === 0) {
         this.#finish(run, 'completed');

@@ -92,6 +92,31 @@ describe('createAiSdkTools: tools', () => {
     ]);
   });
 
+  it("includes the host's own resource and prompt tools (resourceTools, promptTools) and runs them through generateText", async () => {
+    const { host } = await openHost({ basic: { behaviour: 'basic' } }, { resourceTools: true, promptTools: true });
+    const tools = createAiSdkTools(host);
+    expect(Object.keys(tools)).toEqual(
+      expect.arrayContaining(['list_mcp_resources', 'read_mcp_resource', 'list_mcp_prompts', 'get_mcp_prompt']),
+    );
+    const { model, calls } = scriptedModel([
+      {
+        toolCalls: [
+          { id: 'read-1', name: 'read_mcp_resource', input: { serverName: 'basic', uri: 'fixture://basic/readme' } },
+          { id: 'prompts-1', name: 'list_mcp_prompts', input: {} },
+        ],
+      },
+      { text: 'Read it.' },
+    ]);
+    const result = await generateText({ model, tools, prompt: 'Read the readme.', stopWhen: stepCountIs(3) });
+
+    expect(result.text).toBe('Read it.');
+    expect(approvalRequestsOf(result.steps[0]?.content ?? [])).toEqual([]);
+    const [read, prompts] = toolResultsOf(calls[1]) as Array<{ toolCallId: string; output: { type: string; value: string } }>;
+    expect(read).toMatchObject({ toolCallId: 'read-1', output: { type: 'text' } });
+    expect(read?.output.value).toBe('This is the basic fixture.');
+    expect(prompts?.output.value).toContain('basic:poem-writer');
+  });
+
   it('gives the model images, audio and blobs as media parts of the tool result, base64 passed through', async () => {
     const { host } = await openHost({ basic: { behaviour: 'basic', trust: true } });
     const { model, calls } = scriptedModel([{ toolCalls: [{ id: 'call-m', name: 'mixed-content', input: {} }] }, { text: 'Seen.' }]);

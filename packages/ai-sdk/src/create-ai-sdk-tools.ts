@@ -6,7 +6,7 @@ import { findToolApproval, toolApprovalOutcome } from './tool-approval.js';
 import { toAiSdkModelOutput, type AiSdkToolOutput } from './tool-output.js';
 
 /** What `createAiSdkTools` uses of an `McpToolHost` (any host: its adapter does not matter). */
-export type AiSdkToolHost = Pick<McpToolHost, 'servers' | 'callTool' | 'confirmations' | 'on'>;
+export type AiSdkToolHost = Pick<McpToolHost, 'listToolDefinitions' | 'callTool' | 'confirmations' | 'on'>;
 
 /** Options of {@link createAiSdkTools}; every one has a default. */
 export interface AiSdkToolsOptions {
@@ -72,7 +72,8 @@ function outputOf(result: ToolCallResult, text?: string): AiSdkToolOutput {
 
 /**
  * The host's MCP tools as an AI SDK `ToolSet` for `generateText`, `streamText` and agents, one
- * dynamic tool per tool under the host's name for it (its `servers.listTools()` now; call again
+ * dynamic tool per tool under the host's name for it (its `listToolDefinitions()` now: the
+ * servers' tools and, with the host's `resourceTools` / `promptTools` options, its own; call again
  * to pick up changed tools). Each tool's input schema is toolhost's sanitised schema (through
  * `jsonSchema()`); its `execute` runs the call through `host.callTool` (argument validation,
  * timeouts, OAuth, result mapping) and returns an {@link AiSdkToolOutput}; its `toModelOutput`
@@ -178,7 +179,7 @@ export function createAiSdkTools(host: AiSdkToolHost, options: AiSdkToolsOptions
   }
 
   const tools: ToolSet = Object.create(null) as ToolSet;
-  for (const tool of host.servers.listTools()) {
+  for (const tool of host.listToolDefinitions()) {
     tools[tool.name] = dynamicTool({
       description: tool.description,
       ...(tool.title ? { title: tool.title } : {}),

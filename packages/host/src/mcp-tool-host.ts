@@ -258,6 +258,15 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   }
 
   /**
+   * The same tools as {@link McpToolHost.listTools}, in the host's vendor-neutral form (what the
+   * adapter is handed): the servers' tools and the host's own resource and prompt tools when those
+   * options are on. For bridges that declare tools themselves (`@toolhost/ai-sdk`, `@toolhost/langchain`).
+   */
+  listToolDefinitions(params: { readonly filter?: ToolFilter } = {}): HostToolDefinition[] {
+    return this.#definitions(params.filter);
+  }
+
+  /**
    * Run one tool call: argument validation, confirmation, the call with the server's timeout
    * (progress resets it, up to an overall cap, when someone listens to progress), and result
    * mapping. Aborting `signal` sends `notifications/cancelled` to the server. Never throws for a

@@ -109,7 +109,7 @@ export type ToolhostLangChainTool = DynamicStructuredTool<
  * ```
  */
 export function createLangChainTools(host: LangChainToolHost, options: CreateLangChainToolsOptions = {}): ToolhostLangChainTool[] {
-  const definitions = host.servers.listTools().filter((definition) => options.filter?.(definition) ?? true);
+  const definitions = host.listToolDefinitions().filter((definition) => options.filter?.(definition) ?? true);
   const names = assignLangChainNames(definitions.map((definition) => definition.name));
   const profile = options.schemaProfile ?? 'anthropic';
   const accepted = options.acceptedMediaTypes ?? DEFAULT_ACCEPTED_MEDIA_TYPES;

@@ -7,11 +7,8 @@ import type { ConfirmationRequest, HostToolDefinition, ToolCallOutcome } from '@
  * `@toolhost/contract`.
  */
 export interface LangChainToolHost {
-  /** The configured servers; only their tools are read. */
-  readonly servers: {
-    /** The registered tools in the host's vendor-neutral form. */
-    listTools(params?: { readonly serverName?: string }): HostToolDefinition[];
-  };
+  /** The tools offered, in the host's vendor-neutral form: the servers' and the host's own (resource and prompt tools). */
+  listToolDefinitions(): HostToolDefinition[];
   /** The tool calls waiting for the user's decision. */
   readonly confirmations: {
     /** Answer the confirmation of one waiting call with the id of one of its offered options. */

@@ -280,6 +280,23 @@ describe('createLangChainTools with ChatOpenAI', () => {
     expect(renamed.artifact).toMatchObject({ serverName: 'docs.v1', toolName: 'echo' });
   });
 
+  it("the host's own resource and prompt tools (resourceTools, promptTools) come as tools too, and run without a confirmation", async () => {
+    const host = await createHost({ resourceTools: true, promptTools: true });
+    const tools = createLangChainTools(host, { confirm: () => 'cancel' });
+    const names = tools.map((entry) => entry.name);
+    expect(names).toEqual(expect.arrayContaining(['list_mcp_resources', 'read_mcp_resource', 'list_mcp_prompts', 'get_mcp_prompt']));
+    const read = (await tools
+      .find((entry) => entry.name === 'read_mcp_resource')!
+      .invoke({
+        type: 'tool_call',
+        id: 'r1',
+        name: 'read_mcp_resource',
+        args: { serverName: 'fixture', uri: 'fixture://basic/readme' },
+      })) as ToolMessage;
+    expect(read.status).not.toBe('error');
+    expect(read.content).toBe('This is the basic fixture.');
+  });
+
   it("schemaProfile 'openai-strict': the optional property is declared nullable and the model's null is not sent", async () => {
     const host = await createHost();
     const tools = createLangChainTools(host, { confirm: () => 'proceed_once', schemaProfile: 'openai-strict' });
