@@ -51,4 +51,12 @@ describe('oauthSettings', () => {
       idp: { clientId: 'ic', idToken: 'idt', tokenUrl: 'http://idp/token', issuer: 'http://idp' },
     });
   });
+
+  it('maps a workload JWT in the context to the jwt_bearer grant with that token as the assertion', () => {
+    const settings = oauthSettings(
+      input('auth/wif-jwt-bearer', { client_id: 'w', valid_jwt: 'a.b.c', wrong_audience_jwt: 'd.e.f', expired_jwt: 'g.h.i' }),
+      1,
+    );
+    expect(settings).toMatchObject({ grantType: 'jwt_bearer', clientId: 'w', assertion: 'a.b.c' });
+  });
 });

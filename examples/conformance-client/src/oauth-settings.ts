@@ -15,8 +15,10 @@ function contextString(input: ScenarioInput, key: string): string | undefined {
 /**
  * The `oauth` block for the scenario, as a user would write it in settings: pre-registered
  * credentials come from the runner's context; `auth/client-credentials-*` scenarios use the
- * client credentials grant (a `private_key_pem` means `private_key_jwt`), and a context with an
- * IdP ID token means enterprise-managed authorization (cross-app access).
+ * client credentials grant (a `private_key_pem` means `private_key_jwt`), a context with an
+ * IdP ID token means enterprise-managed authorization (cross-app access), and one with a workload
+ * JWT (`valid_jwt`, `auth/wif-jwt-bearer`) means workload identity: the `jwt_bearer` grant with that
+ * token as `oauth.assertion`.
  */
 export function oauthSettings(input: ScenarioInput, callbackPort: number): Record<string, unknown> {
   const clientId = contextString(input, 'client_id');
@@ -25,11 +27,14 @@ export function oauthSettings(input: ScenarioInput, callbackPort: number): Recor
   const signingAlgorithm = contextString(input, 'signing_algorithm');
   const idpIdToken = contextString(input, 'idp_id_token');
   const idpClientId = contextString(input, 'idp_client_id');
+  const workloadToken = contextString(input, 'valid_jwt');
   const grantType = idpIdToken
     ? 'enterprise_managed'
-    : input.scenario.startsWith('auth/client-credentials')
-      ? 'client_credentials'
-      : undefined;
+    : workloadToken
+      ? 'jwt_bearer'
+      : input.scenario.startsWith('auth/client-credentials')
+        ? 'client_credentials'
+        : undefined;
   return {
     enabled: true,
     redirectUri: `http://localhost:${callbackPort}/oauth/callback`,
@@ -39,6 +44,7 @@ export function oauthSettings(input: ScenarioInput, callbackPort: number): Recor
     ...(clientSecret ? { clientSecret } : {}),
     ...(privateKey ? { privateKey } : {}),
     ...(signingAlgorithm ? { signingAlgorithm } : {}),
+    ...(grantType === 'jwt_bearer' ? { assertion: workloadToken } : {}),
     ...(idpIdToken && idpClientId
       ? {
           idp: {

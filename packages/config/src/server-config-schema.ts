@@ -1,3 +1,4 @@
+import { isAbsolute } from 'node:path';
 import { z } from 'zod';
 
 /** Transport names accepted in a server entry's `type` field. */
@@ -7,7 +8,13 @@ export const TRANSPORT_TYPES = ['stdio', 'sse', 'http'] as const;
 export const AUTH_PROVIDER_TYPES = ['dynamic_discovery', 'google_credentials', 'service_account_impersonation'] as const;
 
 /** Values of `oauth.grantType`. */
-export const OAUTH_GRANT_TYPES = ['authorization_code', 'client_credentials', 'enterprise_managed'] as const;
+export const OAUTH_GRANT_TYPES = ['authorization_code', 'client_credentials', 'enterprise_managed', 'jwt_bearer'] as const;
+
+/** The `oauth` fields that say where the workload identity token of `grantType: 'jwt_bearer'` comes from. */
+const WORKLOAD_ASSERTION_FIELDS = ['assertionFile', 'assertionEnv', 'assertion'] as const;
+
+/** A portable environment variable name: letters, digits and `_`, not starting with a digit. */
+const ENV_VAR_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Values of `oauth.tokenEndpointAuthMethod`. */
 export const TOKEN_ENDPOINT_AUTH_METHODS = ['none', 'client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
@@ -20,13 +27,8 @@ export const DEFAULT_MCP_TIMEOUT_MS = 600_000;
 
 const stringRecord = z.record(z.string(), z.string());
 
-/**
- * The `oauth` block of a server entry.
- *
- * Every field is optional: with none set, the client discovers the authorization server
- * from the MCP server itself (RFC 9728, RFC 8414, OpenID discovery).
- */
-export const McpOAuthConfigSchema = z.looseObject({
+/** The fields of the `oauth` block (see {@link McpOAuthConfigSchema}). */
+const OAuthConfigFields = z.looseObject({
   /** Start the OAuth flow for this server when it is connected. */
   enabled: z.boolean().optional(),
   /** A pre-registered client id; without it the client uses a metadata document or dynamic registration. */
@@ -64,9 +66,22 @@ export const McpOAuthConfigSchema = z.looseObject({
    * browser; `client_credentials` is machine-to-machine (SEP-1046: `clientId` with `clientSecret`
    * or `privateKey`); `enterprise_managed` exchanges an enterprise IdP's ID token for an ID-JAG and
    * that for an access token (MCP Enterprise-Managed Authorization, "Cross App Access", SEP-990;
-   * see `idp`). @default 'authorization_code'
+   * see `idp`); `jwt_bearer` is workload identity (SEP-1933, RFC 7523 `jwt-bearer` grant): the
+   * token the workload's platform issued it (a Kubernetes projected service-account token, a
+   * SPIFFE JWT-SVID, a cloud identity token) is the credential, read from `assertionFile`,
+   * `assertionEnv` or `assertion` on every grant. @default 'authorization_code'
    */
   grantType: z.enum(OAUTH_GRANT_TYPES).optional(),
+  /**
+   * For `grantType: 'jwt_bearer'`: absolute path of the file holding the workload identity token
+   * (a JWT), for example a Kubernetes projected service-account token. Read again on every grant,
+   * since the platform rotates it.
+   */
+  assertionFile: z.string().optional(),
+  /** For `grantType: 'jwt_bearer'`: name of the environment variable holding the workload identity token, read on every grant. */
+  assertionEnv: z.string().optional(),
+  /** For `grantType: 'jwt_bearer'`: the workload identity token itself; prefer `assertionFile`, since such tokens expire. */
+  assertion: z.string().optional(),
   /**
    * How the client authenticates at the token endpoint; chosen from the client and the server's
    * `token_endpoint_auth_methods_supported` when absent (`private_key_jwt` when `privateKey` is set).
@@ -102,6 +117,15 @@ export const McpOAuthConfigSchema = z.looseObject({
     })
     .optional(),
 });
+
+/**
+ * The `oauth` block of a server entry.
+ *
+ * Every field is optional: with none set, the client discovers the authorization server
+ * from the MCP server itself (RFC 9728, RFC 8414, OpenID discovery). The workload identity
+ * fields are checked together (see `grantType: 'jwt_bearer'`).
+ */
+export const McpOAuthConfigSchema = OAuthConfigFields.superRefine(checkWorkloadAssertion);
 
 /**
  * The MCP revisions a server entry may pin with `protocolVersion`, newest first. `2026-07-28` is
@@ -179,5 +203,65 @@ function isClientMetadataDocumentUrl(value: string): boolean {
     return url.protocol === 'https:' && url.pathname !== '/' && url.hash === '';
   } catch {
     return false;
+  }
+}
+
+/**
+ * Checks the workload identity fields: `grantType: 'jwt_bearer'` needs exactly one of
+ * `assertionFile` (absolute path), `assertionEnv` (a variable name) or `assertion` (not empty), and
+ * those fields are refused with any other grant type (where they would be silently unused).
+ */
+function checkWorkloadAssertion(
+  oauth: { grantType?: string | undefined } & Partial<Record<(typeof WORKLOAD_ASSERTION_FIELDS)[number], string | undefined>>,
+  ctx: z.RefinementCtx,
+): void {
+  const set = WORKLOAD_ASSERTION_FIELDS.filter((field) => oauth[field] !== undefined);
+  if (oauth.grantType !== 'jwt_bearer') {
+    for (const field of set) {
+      ctx.addIssue({
+        code: 'custom',
+        path: [field],
+        message: `oauth.${field} is the workload identity token of grantType "jwt_bearer", but grantType is ${oauth.grantType === undefined ? 'not set (authorization_code)' : `"${oauth.grantType}"`}; set "grantType": "jwt_bearer" to use it, or remove it`,
+      });
+    }
+    return;
+  }
+  if (set.length === 0) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['grantType'],
+      message:
+        'grantType "jwt_bearer" needs the workload identity token: set one of oauth.assertionFile (a file the platform keeps current, such as a Kubernetes projected service-account token), oauth.assertionEnv (an environment variable) or oauth.assertion',
+    });
+    return;
+  }
+  for (const field of set.slice(1)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: [field],
+      message: `set only one of oauth.assertionFile, oauth.assertionEnv and oauth.assertion (oauth.${set[0]} is set too)`,
+    });
+  }
+  const value = oauth[set[0]!] ?? '';
+  if (value.trim() === '') {
+    ctx.addIssue({
+      code: 'custom',
+      path: [set[0]!],
+      message: `oauth.${set[0]} is empty; it must ${set[0] === 'assertion' ? 'be the workload identity token' : set[0] === 'assertionFile' ? 'be the path of the file holding the workload identity token' : 'name the environment variable holding the workload identity token'} (if it came from a $VARIABLE, see the UNSET_ENV_VAR warning)`,
+    });
+  } else if (set[0] === 'assertionFile' && !isAbsolute(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['assertionFile'],
+      message: `oauth.assertionFile must be an absolute path (such as /var/run/secrets/tokens/mcp-token), not "${value}"`,
+    });
+  } else if (set[0] === 'assertionEnv' && !ENV_VAR_NAME.test(value)) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['assertionEnv'],
+      // The value is not shown: a "$NAME" written here was already replaced by the variable's value, maybe the token.
+      message:
+        'oauth.assertionEnv must be the name of an environment variable (letters, digits and _), such as "MCP_WORKLOAD_TOKEN", written without "$" (a $NAME reference is replaced by the value of the variable when the settings are read)',
+    });
   }
 }

@@ -52,6 +52,8 @@ export function transportOptionsFor(options: {
   readonly onStoredTokenProvider?: (provider: StoredTokenOAuthProvider) => void;
   /** The host's `fetch` for the server's MCP requests (see `McpToolHostOptions.fetch`). @default globalThis.fetch */
   readonly fetch?: FetchFunction | undefined;
+  /** Environment read for `oauth.assertionEnv` (workload identity). @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
   readonly migration?: {
     /** Opens the authorization URL of the new authorization server. */
     readonly openBrowser: OpenBrowser;
@@ -68,6 +70,7 @@ export function transportOptionsFor(options: {
     config: server.config,
     tokenStore,
     ...(options.authCommand !== undefined ? { authCommand: options.authCommand } : {}),
+    ...(options.env ? { env: options.env } : {}),
     ...(migration ?? {}),
   });
   if (!(authProvider instanceof StoredTokenOAuthProvider)) return { authProvider, ...(fetch ? { fetch } : {}) };
@@ -96,6 +99,8 @@ export interface SignInOptions {
   readonly signal?: AbortSignal;
   /** The server's 401/403 challenge; an `insufficient_scope` one asks for the held plus the challenged scopes (step-up). */
   readonly challenge?: BearerChallenge;
+  /** Environment read for `oauth.assertionEnv` (workload identity). @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -121,5 +126,6 @@ export async function signIn(options: SignInOptions): Promise<void> {
     ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.challenge ? { challenge: options.challenge } : {}),
+    ...(options.env ? { env: options.env } : {}),
   });
 }

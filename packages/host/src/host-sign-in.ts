@@ -28,6 +28,8 @@ export interface HostSignInOptions {
   readonly authCommand: string;
   /** The host's `fetch` for remote servers' MCP requests (`McpToolHostOptions.fetch`). @default globalThis.fetch */
   readonly fetch?: FetchFunction | undefined;
+  /** Environment read for `oauth.assertionEnv` of workload identity entries (`McpToolHostOptions.env`). @default process.env */
+  readonly env?: Readonly<Record<string, string | undefined>> | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export class HostSignIn {
       authCommand: this.#options.authCommand,
       onStoredTokenProvider: (provider) => this.#storedTokenProviders.set(serverName, provider),
       fetch: this.#options.fetch,
+      env: this.#options.env,
       ...(migration ? { migration } : {}),
     });
   }
@@ -92,6 +95,7 @@ export class HostSignIn {
       ...(ui.openBrowser ? { openBrowser: (url: string) => ui.openBrowser?.(url) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.challenge ? { challenge: options.challenge } : {}),
+      ...(this.#options.env ? { env: this.#options.env } : {}),
     });
   }
 

@@ -139,6 +139,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       ui,
       onAuthorizationUrl: (event) => events.emit('sign-in-start', event),
       fetch: options.fetch,
+      env: options.env,
     });
     const manager = new McpServerManager({
       servers: resolved.servers,

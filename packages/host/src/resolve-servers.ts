@@ -70,7 +70,8 @@ export interface SettingsSource {
   /**
    * Variables for `$VAR` expansion (every string of the settings) and for finding the system
    * files. The `.env` file's variables are added for expansion only; `process.env` is never
-   * changed. For the default token store, also the Gemini CLI / Qwen Code storage switches.
+   * changed. For the default token store, also the Gemini CLI / Qwen Code storage switches; and
+   * where `oauth.assertionEnv` of a workload identity entry is read, at every grant.
    * @default process.env
    */
   readonly env?: EnvironmentVariables;

@@ -37,6 +37,8 @@ export interface AuthenticateOptions {
    * (or a function returning it, called only when needed). @default the entry's `oauth.idp.idToken`
    */
   idpIdToken?: string | (() => Promise<string>);
+  /** Environment read for `oauth.assertionEnv` (`grantType: 'jwt_bearer'`). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
   /** `client_name` for dynamic registration. @default 'toolhost' */
   clientName?: string;
   /**
@@ -84,7 +86,8 @@ export function serverUrlOf(serverName: string, config: McpServerConfig): string
  * Runs the OAuth flow for one server entry, which the user must have asked for
  * (`toolhost mcp auth <name>`, or an entry with `oauth.enabled`): discovery, then by
  * `oauth.grantType` either the browser flow (client identity, loopback callback, browser, code
- * exchange) or a grant without a browser (`client_credentials`, `enterprise_managed`).
+ * exchange) or a grant without a browser (`client_credentials`, `enterprise_managed`,
+ * `jwt_bearer`).
  * Stores and returns the credentials.
  *
  * @example
@@ -147,10 +150,14 @@ export async function authenticate(
     : undefined;
 
   if (grantType !== 'authorization_code') {
-    if (!oauth.clientId) {
+    // Workload identity needs no client: the workload identity token is the credential.
+    if (!oauth.clientId && (grantType !== 'jwt_bearer' || oauth.clientSecret !== undefined || assertionKey)) {
       throw new OAuthError({
         code: 'INVALID_CONFIG',
-        message: `MCP server '${serverName}' uses grantType "${grantType}", which needs a pre-registered oauth.clientId.`,
+        message:
+          grantType === 'jwt_bearer'
+            ? `MCP server '${serverName}' has a client secret or private key for grantType "jwt_bearer" but no oauth.clientId to authenticate as; set oauth.clientId, or remove the secret or key.`
+            : `MCP server '${serverName}' uses grantType "${grantType}", which needs a pre-registered oauth.clientId.`,
         serverName,
       });
     }
@@ -162,7 +169,7 @@ export async function authenticate(
       });
     }
     const client: StoredClient = {
-      clientId: oauth.clientId,
+      clientId: oauth.clientId ?? '',
       source: 'configured',
       ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}),
       ...(configuredAuthMethod ? { tokenEndpointAuthMethod: configuredAuthMethod } : {}),
@@ -176,9 +183,13 @@ export async function authenticate(
       resource: discovery.resource,
       ...(scope ? { scope } : {}),
       ...(options.idpIdToken !== undefined ? { idpIdToken: options.idpIdToken } : {}),
+      ...(options.env ? { env: options.env } : {}),
       fetch: fetchFn,
       now,
     });
+    // A workload renews by repeating the grant with its current identity token, never with a
+    // refresh token: one would outlive the token the platform may have revoked or rotated.
+    if (grantType === 'jwt_bearer') delete token.refreshToken;
     return store(client, token);
   }
 

@@ -27,6 +27,8 @@ export interface CreateAuthProviderOptions {
   googleAuth?: GoogleAuthLike;
   /** The enterprise IdP's ID token (or a function returning it), so `enterprise_managed` tokens renew without the user. */
   idpIdToken?: string | (() => Promise<string>);
+  /** Environment read for `oauth.assertionEnv` of a `jwt_bearer` (workload identity) entry. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
   /**
    * The host's browser hook, for the one sign-in the stored-token provider may start itself: with
    * the new authorization server after the MCP server moved to it (see {@link StoredTokenOAuthProvider}).
@@ -67,6 +69,7 @@ export function createAuthProvider(
         tokenStore: options.tokenStore,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.idpIdToken !== undefined ? { idpIdToken: options.idpIdToken } : {}),
+        ...(options.env ? { env: options.env } : {}),
         ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
         ...(options.onAuthorizationUrl ? { onAuthorizationUrl: options.onAuthorizationUrl } : {}),
         ...(options.applicationType ? { applicationType: options.applicationType } : {}),

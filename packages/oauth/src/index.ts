@@ -41,6 +41,7 @@ export {
   type JwtSigningAlgorithm,
 } from './client-assertion.js';
 export { requestTokenWithoutBrowser, JWT_BEARER_GRANT_TYPE, type NonInteractiveGrantOptions } from './non-interactive-grants.js';
+export { readWorkloadIdentityToken, type ReadWorkloadIdentityTokenOptions } from './workload-identity.js';
 export { requestIdJag, TOKEN_EXCHANGE_GRANT_TYPE, ID_TOKEN_TYPE, ID_JAG_TOKEN_TYPE, type RequestIdJagOptions } from './request-id-jag.js';
 export {
   refreshStoredToken,

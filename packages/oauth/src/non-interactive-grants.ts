@@ -6,8 +6,12 @@ import { OAuthError } from './oauth-error.js';
 import { requestIdJag } from './request-id-jag.js';
 import { requestToken } from './token-endpoint.js';
 import type { StoredClient, StoredToken } from './token-store.js';
+import { readWorkloadIdentityToken } from './workload-identity.js';
 
-/** The RFC 7523 grant type that redeems an ID-JAG at the MCP server's authorization server. */
+/**
+ * The RFC 7523 grant type that redeems a JWT at the MCP server's authorization server: an ID-JAG
+ * (`enterprise_managed`) or the workload identity token (`jwt_bearer`).
+ */
 export const JWT_BEARER_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** Options of {@link requestTokenWithoutBrowser}. */
@@ -28,6 +32,8 @@ export interface NonInteractiveGrantOptions {
   scope?: string;
   /** The IdP ID token for `enterprise_managed` (overrides `oauth.idp.idToken`). */
   idpIdToken?: string | (() => Promise<string>);
+  /** Environment read for `oauth.assertionEnv` (`jwt_bearer`). @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
   /** HTTP client. */
   fetch: FetchFunction;
   /** Clock. */
@@ -47,9 +53,12 @@ function assertGrantSupported(options: NonInteractiveGrantOptions, grant: string
 
 /**
  * Obtains a token without a browser, for `oauth.grantType` `client_credentials` (SEP-1046:
- * `grant_type=client_credentials` with `client_secret_basic`/`_post` or `private_key_jwt`) or
+ * `grant_type=client_credentials` with `client_secret_basic`/`_post` or `private_key_jwt`),
  * `enterprise_managed` (an ID-JAG from the enterprise IdP, redeemed with the RFC 7523
- * `jwt-bearer` grant). `resource` and `scope` are sent in both cases.
+ * `jwt-bearer` grant) or `jwt_bearer` (workload identity, SEP-1933: the workload identity token,
+ * read again now from `oauth.assertionFile`/`assertionEnv`/`assertion`, as the `assertion` of the
+ * `jwt-bearer` grant; the client authenticates only when `oauth.clientId` is set). `resource` and
+ * `scope` are sent in every case.
  */
 export async function requestTokenWithoutBrowser(options: NonInteractiveGrantOptions): Promise<StoredToken> {
   const { serverName, authorizationServer, oauth } = options;
@@ -73,6 +82,14 @@ export async function requestTokenWithoutBrowser(options: NonInteractiveGrantOpt
     });
   }
   assertGrantSupported(options, JWT_BEARER_GRANT_TYPE);
+  if (oauth.grantType === 'jwt_bearer') {
+    const assertion = await readWorkloadIdentityToken({ serverName, oauth, ...(options.env ? { env: options.env } : {}) });
+    return requestToken({
+      ...common,
+      what: 'obtain a token with the workload identity token (jwt-bearer grant)',
+      params: { grant_type: JWT_BEARER_GRANT_TYPE, assertion, scope: options.scope, resource: options.resource },
+    });
+  }
   if (!oauth.idp) {
     throw new OAuthError({
       code: 'INVALID_CONFIG',

@@ -51,8 +51,9 @@ const OAUTH_ERROR_CODES = [
  *   transient failure (network error, timeout, HTTP 5xx or 429) they are kept and `retryable` is true.
  * - `STEP_UP_LIMIT`: the server kept answering `insufficient_scope` after the allowed number of step-ups.
  * - `BROWSER_OPEN_FAILED`: the browser could not be opened.
- * - `INVALID_CONFIG`: the server entry's OAuth settings are invalid for the chosen provider, or its pre-registered
- *   client belongs to another authorization server than the one the server now names.
+ * - `INVALID_CONFIG`: the server entry's OAuth settings are invalid for the chosen provider, the key or workload
+ *   identity token file they name cannot be read or is empty, or its pre-registered client belongs to another
+ *   authorization server than the one the server now names.
  * - `GRANT_TYPE_UNSUPPORTED`: the authorization server does not support the configured `grantType` (`grant_types_supported`).
  * - `ID_JAG_EXCHANGE_FAILED`: the enterprise IdP refused to exchange the ID token for an ID-JAG (RFC 8693 token exchange).
  * - `GOOGLE_AUTH_FAILED`: Google credentials could not produce a token.

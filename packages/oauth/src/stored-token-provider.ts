@@ -60,6 +60,8 @@ export interface StoredTokenOAuthProviderOptions {
   maxStepUpAttempts?: number;
   /** The enterprise IdP's ID token, so that an `enterprise_managed` token can be renewed without the user. */
   idpIdToken?: string | (() => Promise<string>);
+  /** Environment read for `oauth.assertionEnv` of a `jwt_bearer` entry, at every grant. @default process.env */
+  env?: Readonly<Record<string, string | undefined>>;
   /**
    * The host's browser hook. Only an authorization-server migration uses it (the server's
    * protected-resource metadata names a new authorization server): the provider then signs in
@@ -96,8 +98,8 @@ export interface StoredTokenOAuthProviderOptions {
  * migration: when a 401 comes with protected-resource metadata naming another authorization
  * server than the one the stored credentials belong to, the provider deletes those credentials
  * (client registration and tokens; they are never sent to another server) and, once per pair of
- * servers, obtains new ones from the new server: by itself for `client_credentials` and
- * `enterprise_managed`, through the `openBrowser` hook for a browser sign-in (registering again
+ * servers, obtains new ones from the new server: by itself for `client_credentials`,
+ * `enterprise_managed` and `jwt_bearer`, through the `openBrowser` hook for a browser sign-in (registering again
  * when the client was registered dynamically), then repeats the request. A pre-registered client
  * (`oauth.clientId`) is only used with the new server when `oauth.issuer` names it; otherwise the
  * provider reports `INVALID_CONFIG`.
@@ -187,10 +189,10 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       : { client_id: stored.client.clientId, issuer: stored.issuer };
   }
 
-  /** True when a new token can be obtained without the user (client credentials, or enterprise-managed with an ID token). */
+  /** True when a new token can be obtained without the user (client credentials, workload identity, or enterprise-managed with an ID token). */
   #canRenewWithoutUser(): boolean {
     const oauth = this.#options.config.oauth;
-    if (oauth?.grantType === 'client_credentials') return true;
+    if (oauth?.grantType === 'client_credentials' || oauth?.grantType === 'jwt_bearer') return true;
     return oauth?.grantType === 'enterprise_managed' && (this.#options.idpIdToken !== undefined || oauth.idp?.idToken !== undefined);
   }
 
@@ -207,6 +209,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       ...(this.#options.fetch ? { fetch: this.#options.fetch } : {}),
       ...(this.#options.now ? { now: this.#options.now } : {}),
       ...(this.#options.idpIdToken !== undefined ? { idpIdToken: this.#options.idpIdToken } : {}),
+      ...(this.#options.env ? { env: this.#options.env } : {}),
       ...(this.#options.resolveHost ? { resolveHost: this.#options.resolveHost } : {}),
       ...extra,
     });
@@ -251,7 +254,9 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
    * refreshed first when it expires within 5 minutes (see the class); `undefined` when there is
    * none, or when the SDK's `ctx.issuer` names another authorization server. For
    * `client_credentials` entries (and `enterprise_managed` ones with an ID token) a missing or
-   * expiring token without a refresh token is obtained again, since no user is involved.
+   * expiring token without a refresh token is obtained again, since no user is involved; for
+   * `jwt_bearer` (workload identity) a missing or expiring token is always obtained again with the
+   * workload identity token as it is now (re-read from its file or variable), never refreshed.
    *
    * @throws OAuthError `REFRESH_FAILED` when an expired token cannot be refreshed; `INVALID_CONFIG`
    * after a migration refused the entry's pre-registered client.
@@ -261,7 +266,8 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     if (this.#migrationFailure?.code === 'INVALID_CONFIG') throw this.#migrationFailure;
     let stored = await this.#stored();
     let renewed = false;
-    if ((!stored || (isTokenExpiring(stored.token, this.#now()) && !stored.token.refreshToken)) && this.#canRenewWithoutUser()) {
+    const regrant = this.#options.config.oauth?.grantType === 'jwt_bearer' || !stored?.token.refreshToken;
+    if ((!stored || (isTokenExpiring(stored.token, this.#now()) && regrant)) && this.#canRenewWithoutUser()) {
       this.#refreshing ??= this.#authenticate().finally(() => (this.#refreshing = undefined));
       stored = await this.#refreshing;
       renewed = true;

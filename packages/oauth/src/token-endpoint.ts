@@ -109,7 +109,8 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
     const credentials = `${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? '')}`;
     headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
   } else {
-    body.set('client_id', client.clientId);
+    // A workload identity grant may come without a client: then no client_id is sent at all.
+    if (client.clientId || method !== 'none') body.set('client_id', client.clientId);
     if (method === 'client_secret_post') body.set('client_secret', client.clientSecret ?? '');
     if (method === 'private_key_jwt') {
       if (!options.clientAssertion) {

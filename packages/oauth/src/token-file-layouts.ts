@@ -107,6 +107,7 @@ const GRANT_TYPES = new Set<NonNullable<StoredOAuthCredentials['grantType']>>([
   'authorization_code',
   'client_credentials',
   'enterprise_managed',
+  'jwt_bearer',
 ]);
 
 /** The RFC 8707 resource Gemini CLI sends for a server URL (its origin and path), or `''`. */

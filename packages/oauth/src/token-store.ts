@@ -48,7 +48,7 @@ export interface StoredOAuthCredentials {
   /** Last write, milliseconds since the epoch. */
   updatedAt: number;
   /** How the token was obtained (`oauth.grantType`); absent means `authorization_code`. */
-  grantType?: 'authorization_code' | 'client_credentials' | 'enterprise_managed';
+  grantType?: 'authorization_code' | 'client_credentials' | 'enterprise_managed' | 'jwt_bearer';
 }
 
 /**
