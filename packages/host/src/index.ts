@@ -9,7 +9,10 @@ export {
   HOST_TOOLS_SERVER_NAME,
   DEFAULT_RESOURCE_TOOL_MAX_LENGTH,
 } from './tool-call/resource-tools.js';
-export type { McpToolHostOptions, HostStores, HostLimits } from './host-options.js';
+export type { McpToolHostOptions, HostStores, HostLimits, HostTaskOptions } from './host-options.js';
+export type { HostTasks, OutstandingTask, TaskRef } from './host-tasks.js';
+export { FileTaskStore, InMemoryTaskStore, TASK_FILE_NAME } from './tasks/task-store.js';
+export type { FileTaskStoreOptions, StoredTask, TaskStore } from './tasks/task-store.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
@@ -45,5 +48,7 @@ export type {
   HostToolDefinition,
   ModelAdapter,
   ToolCall,
+  ToolCallTask,
+  ToolCallTaskStatus,
   UiHooks,
 } from '@toolhost/contract';
