@@ -5,7 +5,7 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startEraHttpFixture, startHttpFixture, type EraHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
+import { fixtureBinPath, startEraHttpFixture, startHttpFixture, type EraHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import type { ToolCall } from '@toolhost/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
@@ -85,14 +85,18 @@ describe.each([
     const host = await connect(fixture.url);
     const updates = record(host);
     const before = await stats(host);
-    const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 300, steps: 3 }, toolCallId: 'job-1' });
+    const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 600, steps: 3 }, toolCallId: 'job-1' });
     expect(result.error).toBeUndefined();
     expect(result.display).toBe('task done after 3 steps');
     expect(result.toolCall.status).toBe('SUCCEEDED');
     const job = updates.filter((update) => update.toolCallId === 'job-1');
     const executing = job.filter((update) => update.status === 'EXECUTING' && update.task);
     expect(executing[0]?.task).toMatchObject({ status: 'working', statusMessage: 'step 0 of 3' });
-    expect(executing.map((update) => update.liveContent)).toEqual(expect.arrayContaining(['step 0 of 3', 'step 1 of 3', 'step 2 of 3']));
+    const shown = executing.filter((update) => update.task?.status === 'working').map((update) => update.liveContent ?? '');
+    // The server moves a step every 200 ms and the host polls every 20 ms: at least two steps are seen, in order.
+    expect(shown.every((text) => /^step [0-2] of 3$/.test(text))).toBe(true);
+    expect(new Set(shown).size).toBeGreaterThanOrEqual(2);
+    expect([...shown].sort()).toEqual(shown);
     expect(new Set(executing.map((update) => update.task?.taskId)).size).toBe(1);
     expect(job.at(-1)?.status).toBe('SUCCEEDED');
     const after = await stats(host);
@@ -158,7 +162,8 @@ describe.each([
   });
 
   it('bounds what the server says: control characters escaped, long messages cut, absurd poll intervals ignored', async () => {
-    const host = await connect(fixture.url, { tasks: { ...FAST, maxPollIntervalMs: 50 } });
+    // maxPollIntervalMs keeps its default (30 s): only ignoring the absurd hint keeps this call fast.
+    const host = await connect(fixture.url, { tasks: { minPollIntervalMs: 10, defaultPollIntervalMs: 20 } });
     const updates = record(host);
     const hostile = `\u001b]0;owned\u0007\u202eevil\n${'x'.repeat(5000)}`;
     const started = Date.now();
@@ -167,15 +172,21 @@ describe.each([
       arguments: { delayMs: 200, pollIntervalMs: 1e12, statusMessage: hostile },
       toolCallId: 'hostile',
     });
-    const hour = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 200, pollIntervalMs: 3_600_000 } });
     expect(Date.now() - started).toBeLessThan(3000);
     expect(absurd.error).toBeUndefined();
-    expect(hour.error).toBeUndefined();
     const shown = updates.find((update) => update.toolCallId === 'hostile' && update.task)?.liveContent ?? '';
     expect(shown).toMatch(/^\\u001b\]0;owned\\u0007\\u202eevil\\u000axxx/);
     // eslint-disable-next-line no-control-regex -- the control characters are what must be absent
     expect(shown).not.toMatch(/[\u0000-\u001f\u202e]/);
     expect(shown.length).toBeLessThanOrEqual(600);
+  });
+
+  it('lowers a long poll interval the server asks for to maxPollIntervalMs', async () => {
+    const host = await connect(fixture.url, { tasks: { ...FAST, maxPollIntervalMs: 50 } });
+    const started = Date.now();
+    const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 200, pollIntervalMs: 3_600_000 } });
+    expect(result.error).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it('picks the task up again after a restart: same store, new host, resume', async () => {
@@ -234,6 +245,21 @@ describe.each([
     await second.tasks.cancel({ serverName: 'jobs', taskId });
     expect(await second.tasks.list()).toEqual([]);
     expect((await stats(second))['cancelled']).toBe((before['cancelled'] ?? 0) + 1);
+  });
+});
+
+describe('tasks over stdio', () => {
+  it.each(['legacy', 'modern'])('runs a task on a stdio server of the %s era', async (era) => {
+    const host = await McpToolHost.create({
+      settings: { mcpServers: { jobs: { command: process.execPath, args: [fixtureBinPath('tasks'), `--era=${era}`], trust: true } } },
+      tasks: FAST,
+    });
+    hosts.push(host);
+    await host.discover();
+    const updates = record(host);
+    const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 100 } });
+    expect(result.display).toBe('task done after 3 steps');
+    expect(updates.some((update) => update.task?.status === 'working')).toBe(true);
   });
 });
 
