@@ -110,6 +110,15 @@ export const ERROR_CODES = {
   /** The per-call `meta` or `headers` of a tool call cannot be sent; the server was not called. */
   INVALID_CALL_OPTIONS:
     'The per-call `meta` or `headers` of a tool call cannot be sent (a reserved key or header, a malformed header, or headers for a server that is not Streamable HTTP); the server was not called.',
+  /** The tool can only run as a task (`execution.taskSupport: "required"`) and the host does not use tasks. */
+  TASK_REQUIRED:
+    'The tool can only run as a task (`execution.taskSupport: "required"`), and the host was created without the `tasks` option; the server was not called.',
+  /** A task-based tool call ended without a result (the server reported it failed or cancelled it, or forgot it). */
+  TASK_FAILED:
+    'A tool call the server ran as a task ended without a result: the server reported the task `failed`, cancelled it, or no longer knows it (expired); the message names the server, tool and task.',
+  /** No outstanding task with this server and id is kept by the host. */
+  TASK_NOT_FOUND:
+    'No outstanding task with this server name and task id is kept by the host: it finished, expired, or was never started here.',
   /** A tool-call interceptor of the host refused the call or threw. */
   INTERCEPTOR_FAILED: 'A tool-call interceptor (`interceptors` host option) refused the call or threw; the error names the interceptor.',
   /** A slash command line could not be parsed. */

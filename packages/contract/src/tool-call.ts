@@ -34,6 +34,23 @@ export interface ToolCallProgress {
   readonly message?: string;
 }
 
+/** Where the server-side task of a long-running call is (MCP tasks), as the server last reported it. */
+export type ToolCallTaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+/**
+ * The server-side task that runs a long tool call (MCP tasks: the server answered the call with a
+ * task handle and the host polls it). Present while the call is `EXECUTING` as a task, and kept on
+ * the final update.
+ */
+export interface ToolCallTask {
+  /** The server's id of the task. */
+  readonly taskId: string;
+  /** The task's status as last reported by the server. */
+  readonly status: ToolCallTaskStatus;
+  /** The server's status message, escaped (no control characters) and cut to 500 characters. */
+  readonly statusMessage?: string;
+}
+
 /**
  * One tool call, sent whole on every update, so a client UI can be built on these updates
  * alone (the development-tool extension's `ToolCall`, in camelCase).
@@ -63,4 +80,6 @@ export interface ToolCall {
   readonly error?: ToolCallError;
   /** Set while `PENDING` when the user must decide. */
   readonly confirmationRequest?: ConfirmationRequest;
+  /** The server-side task running the call, when the server runs it as one (MCP tasks). */
+  readonly task?: ToolCallTask;
 }

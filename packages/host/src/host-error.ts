@@ -34,6 +34,10 @@ const HOST_ERROR_CODES = [
   'TOOL_REPORTED_ERROR',
   'INVALID_CALL_OPTIONS',
   'INTERCEPTOR_FAILED',
+  // Tasks (MCP tasks: long calls the server runs as tasks).
+  'TASK_REQUIRED',
+  'TASK_FAILED',
+  'TASK_NOT_FOUND',
   // Slash commands, prompts and resources.
   'INVALID_SLASH_COMMAND',
   'COMMAND_NOT_FOUND',

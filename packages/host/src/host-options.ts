@@ -7,6 +7,7 @@ import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 import type { PromptToolsOptions } from './tool-call/prompt-tools.js';
 import type { ResourceToolsOptions } from './tool-call/resource-tools.js';
+import type { TaskStore } from './tasks/task-store.js';
 
 /** Stores the host keeps decisions and credentials in. */
 export interface HostStores {
@@ -20,6 +21,39 @@ export interface HostStores {
    * @default a file at `~/<appDir>/mcp-oauth-tokens.json` (mode 0600) when settings are read from files, else in memory
    */
   readonly tokens?: TokenStore;
+  /**
+   * Where the outstanding tasks of long tool calls are kept (with the `tasks` option), so that a
+   * new host after a restart can resume them (`host.tasks`).
+   * @default a file at `~/<appDir>/mcp-tasks.json` (mode 0600, written atomically) when settings are read from files, else in memory
+   */
+  readonly tasks?: TaskStore;
+}
+
+/**
+ * How the host runs long tool calls as tasks (MCP tasks). A server may answer a call with a task
+ * handle; the host then polls the task, shows the call as `EXECUTING` with the task's status, and
+ * returns the task's result as the call's result. Every field is optional.
+ */
+export interface HostTaskOptions {
+  /**
+   * On 2025-11-25, also run tools whose `execution.taskSupport` is `optional` as tasks (tools that
+   * say `required` always are). On 2026-07-28 the server decides. @default false
+   */
+  readonly optionalTools?: boolean;
+  /**
+   * Longest wait for one task, in milliseconds, from its start (or from `host.tasks.resume()`):
+   * then the host asks the server to cancel it and the call fails with `REQUEST_TIMEOUT`.
+   * @default the server entry's `timeout` (600 000 ms unless the entry says otherwise)
+   */
+  readonly timeoutMs?: number;
+  /** Shortest interval between two polls: a server asking for faster polling gets this. @default 250 */
+  readonly minPollIntervalMs?: number;
+  /** Longest interval between two polls: a server asking for slower polling gets this. @default 30000 */
+  readonly maxPollIntervalMs?: number;
+  /** Interval between polls when the server suggests none (or an absurd one). @default 1000 */
+  readonly defaultPollIntervalMs?: number;
+  /** On 2025-11-25, the `ttl` asked for: how long the server keeps the task and its result. @default `timeoutMs` */
+  readonly ttlMs?: number;
 }
 
 /** Limits that protect the host from servers that flood it. Every field is optional. */
@@ -128,6 +162,15 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
   readonly resultMapping?: ResultMappingOptions;
   /** Names of the host's own tools; MCP tools are never registered under them. */
   readonly reservedToolNames?: Iterable<string>;
+  /**
+   * Run long tool calls as tasks (MCP tasks: the 2025-11-25 experimental feature and the
+   * 2026-07-28 Tasks extension `io.modelcontextprotocol/tasks`): the host declares task support,
+   * a server may answer a call with a task, and the host polls it until it ends, within
+   * `timeoutMs`. Outstanding tasks are kept in `stores.tasks`, so a new host can resume them after
+   * a restart (`host.tasks`). Without this option a tool that requires tasks fails with
+   * `TASK_REQUIRED`. See `HostTaskOptions`. @default false
+   */
+  readonly tasks?: boolean | HostTaskOptions;
   /** Limits against servers that flood the host (message size, request rate, progress rate). @default see {@link HostLimits} */
   readonly limits?: HostLimits;
   /**

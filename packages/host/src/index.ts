@@ -7,7 +7,10 @@ export { LIST_RESOURCES_TOOL_NAME, READ_RESOURCE_TOOL_NAME, DEFAULT_RESOURCE_TOO
 export type { PromptToolsOptions } from './tool-call/prompt-tools.js';
 export { LIST_PROMPTS_TOOL_NAME, GET_PROMPT_TOOL_NAME, DEFAULT_PROMPT_TOOL_MAX_LENGTH } from './tool-call/prompt-tools.js';
 export { HOST_TOOLS_SERVER_NAME } from './tool-call/host-provided-tool.js';
-export type { McpToolHostOptions, HostStores, HostLimits } from './host-options.js';
+export type { McpToolHostOptions, HostStores, HostLimits, HostTaskOptions } from './host-options.js';
+export type { HostTasks, OutstandingTask, TaskRef } from './host-tasks.js';
+export { FileTaskStore, InMemoryTaskStore, TASK_FILE_NAME } from './tasks/task-store.js';
+export type { FileTaskStoreOptions, StoredTask, TaskStore } from './tasks/task-store.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
@@ -43,5 +46,7 @@ export type {
   HostToolDefinition,
   ModelAdapter,
   ToolCall,
+  ToolCallTask,
+  ToolCallTaskStatus,
   UiHooks,
 } from '@toolhost/contract';

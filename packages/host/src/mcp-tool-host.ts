@@ -11,7 +11,10 @@ import { HostConfirmations } from './host-confirmations.js';
 import { HostCore } from './host-core.js';
 import { HostError } from './host-error.js';
 import { HostEventEmitter, type HostEvents } from './host-events.js';
-import type { McpToolHostOptions } from './host-options.js';
+import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
+import { HostTasks } from './host-tasks.js';
+import { TaskRegistry, type ResolvedTaskOptions } from './tasks/task-registry.js';
+import { defaultTaskStore } from './tasks/task-store.js';
 import { HostPrompts } from './host-prompts.js';
 import { HostResources } from './host-resources.js';
 import { HostServerSet } from './host-server-set.js';
@@ -105,6 +108,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly roots: HostRoots;
   /** The tool calls waiting for the user's decision: list them, answer them later by tool call id. */
   readonly confirmations: HostConfirmations;
+  /** The tasks of long tool calls (with the `tasks` option): list the outstanding ones, resume one after a restart, cancel one. */
+  readonly tasks: HostTasks;
 
   readonly #core: HostCore;
   readonly #rootsController: RootsController;
@@ -117,6 +122,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #watcher: SettingsWatcher | undefined;
   readonly #hostToolGroups: readonly HostToolGroup[];
   readonly #onConnectionError: 'throw' | 'warn';
+  readonly #taskRegistry: TaskRegistry | undefined;
   #callCounter = 0;
 
   /** Use {@link McpToolHost.create}; protected so that a subclass can exist. */
@@ -168,11 +174,16 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
     this.#core = new HostCore({ servers: resolved.servers, manager, events, auth, ui, warnings: buildHostWarnings(resolved) });
+    const taskOptions = resolveTaskOptions(options.tasks);
+    this.#taskRegistry = taskOptions
+      ? new TaskRegistry({ options: taskOptions, store: options.stores?.tasks ?? defaultTaskStore(options), events })
+      : undefined;
     forwardManagerEvents(this.#core);
     this.#pendingConfirmations = new PendingConfirmations(events);
     this.#runtime = this.#createRuntime(options);
     const runtime = this.#runtime;
     this.confirmations = new HostConfirmations(this.#core, this.#pendingConfirmations, (params) => checkToolCall(runtime, params));
+    this.tasks = new HostTasks(this.#core, this.#taskRegistry, () => this.#runtime);
     const serverSet = new HostServerSet(this.#core, options, resolved);
     this.servers = new HostServers(this.#core, serverSet);
     this.prompts = new HostPrompts(this.#core);
@@ -197,6 +208,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   static async create<TTool = unknown, TResponse = unknown, TToolResults = unknown>(
     options: McpToolHostOptions<TTool, TResponse, TToolResults> = {},
   ): Promise<McpToolHost<TTool, TResponse, TToolResults>> {
+    checkTaskOptions(options.tasks);
     if (options.adapter && options.adapter.specificationVersion !== 'v1') {
       throw new HostError({
         code: 'UNSUPPORTED_ADAPTER',
@@ -326,11 +338,14 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     if (this.#core.closed) return;
     this.#core.markClosed();
     this.#pendingConfirmations.closeAll();
+    // Task waits stop; the tasks stay outstanding (kept in the task store) for a later host.
+    this.#taskRegistry?.close();
     this.#watcher?.close();
     this.#core.auth.close();
     for (const { features } of this.#core.attached.values()) features.detach();
     this.#core.attached.clear();
     await this.#core.manager.close();
+    await this.#taskRegistry?.flush();
     this.#core.events.clear();
   }
 
@@ -355,6 +370,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       ...this.#versionSettings(serverName),
       ...(this.#extensions ? { extensions: this.#extensions } : {}),
       ...(this.#limits?.serverRequests ? { serverRequests: this.#limits.serverRequests } : {}),
+      ...(this.#taskRegistry ? { tasks: true } : {}),
       outboundMeta: {
         logLevel: () => this.#core.logLevels.get(serverName),
         ...(this.#traceContext ? { traceContext: this.#traceContext } : {}),
@@ -505,6 +521,9 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       maxTotalTimeoutMs: options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS,
       ...(options.limits?.progressIntervalMs !== undefined ? { progressIntervalMs: options.limits.progressIntervalMs } : {}),
       ...(options.interceptors && options.interceptors.length > 0 ? { interceptors: [...options.interceptors] } : {}),
+      ...(this.#taskRegistry
+        ? { tasks: { registry: this.#taskRegistry, getClient: (serverName: string) => manager.getClient(serverName) } }
+        : {}),
       newToolCallId: () => `toolcall-${(this.#callCounter += 1)}`,
     };
   }
@@ -556,4 +575,45 @@ function forwardManagerEvents(core: HostCore): void {
   manager.on('servers-change', ({ added, removed, restarted, updated }) =>
     events.emit('servers-change', { added, removed, restarted, updated }),
   );
+}
+
+/** Defaults of {@link HostTaskOptions}. */
+const DEFAULT_TASK_POLL = { minPollIntervalMs: 250, maxPollIntervalMs: 30_000, defaultPollIntervalMs: 1000 } as const;
+
+/** The `tasks` option with its defaults, or undefined when tasks are off. */
+function resolveTaskOptions(option: boolean | HostTaskOptions | undefined): ResolvedTaskOptions | undefined {
+  if (option === undefined || option === false) return undefined;
+  const given = option === true ? {} : option;
+  return {
+    optionalTools: given.optionalTools === true,
+    timeoutMs: given.timeoutMs,
+    ttlMs: given.ttlMs,
+    minPollIntervalMs: given.minPollIntervalMs ?? Math.min(DEFAULT_TASK_POLL.minPollIntervalMs, given.maxPollIntervalMs ?? Infinity),
+    maxPollIntervalMs: given.maxPollIntervalMs ?? Math.max(DEFAULT_TASK_POLL.maxPollIntervalMs, given.minPollIntervalMs ?? 0),
+    defaultPollIntervalMs: given.defaultPollIntervalMs ?? DEFAULT_TASK_POLL.defaultPollIntervalMs,
+  };
+}
+
+/** @throws HostError `INVALID_OPTIONS` for a `tasks` option with a number that is not a positive finite number, or min above max. */
+function checkTaskOptions(option: boolean | HostTaskOptions | undefined): void {
+  if (typeof option !== 'object') return;
+  for (const key of ['timeoutMs', 'minPollIntervalMs', 'maxPollIntervalMs', 'defaultPollIntervalMs', 'ttlMs'] as const) {
+    const value = option[key];
+    if (value !== undefined && !(typeof value === 'number' && Number.isFinite(value) && value > 0)) {
+      throw new HostError({
+        code: 'INVALID_OPTIONS',
+        message: `tasks.${key} must be a positive number of milliseconds; got ${String(value)}.`,
+      });
+    }
+  }
+  if (
+    option.minPollIntervalMs !== undefined &&
+    option.maxPollIntervalMs !== undefined &&
+    option.minPollIntervalMs > option.maxPollIntervalMs
+  ) {
+    throw new HostError({
+      code: 'INVALID_OPTIONS',
+      message: `tasks.minPollIntervalMs (${option.minPollIntervalMs}) is above tasks.maxPollIntervalMs (${option.maxPollIntervalMs}).`,
+    });
+  }
 }

@@ -15,6 +15,7 @@ import { HostClient, type OutboundMetaSources } from './outbound-meta.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
 import type { RootsController } from './roots-controller.js';
 import { registerSampling } from './sampling.js';
+import { TASKS_EXTENSION_ID } from '../tasks/task-wire.js';
 import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limiter.js';
 
 /**
@@ -72,6 +73,12 @@ export interface ClientFeaturesOptions {
    * @default 4 at a time, 10 per second
    */
   readonly serverRequests?: ServerRequestLimits;
+  /**
+   * Run long tool calls as tasks: declare the 2026-07-28 Tasks extension
+   * (`io.modelcontextprotocol/tasks`) and hand task answers to `tools/call` to the host instead
+   * of failing them. @default false
+   */
+  readonly tasks?: boolean;
 }
 
 /** The features installed on one client by {@link ClientFeatures.attach}. */
@@ -109,15 +116,17 @@ export interface ClientFeatures {
  */
 export function createClientFeatures(options: ClientFeaturesOptions): ClientFeatures {
   const sampling = typeof options.adapter?.createMessage === 'function';
+  const extensions = {
+    ...(options.extensions ? structuredClone(options.extensions) : {}),
+    ...(options.tasks ? { [TASKS_EXTENSION_ID]: {} } : {}),
+  } as ClientCapabilities['extensions'];
   const form = options.elicitationForm ?? true;
   const url = options.elicitationUrl ?? true;
   const capabilities: ClientCapabilities = {
     ...(sampling ? { sampling: {} } : {}),
     ...(form || url ? { elicitation: { ...(form ? { form: {} } : {}), ...(url ? { url: {} } : {}) } } : {}),
     ...(options.roots ? { roots: { listChanged: true } } : {}),
-    ...(options.extensions && Object.keys(options.extensions).length > 0
-      ? { extensions: structuredClone(options.extensions) as ClientCapabilities['extensions'] }
-      : {}),
+    ...(extensions && Object.keys(extensions).length > 0 ? { extensions } : {}),
   };
   const features: ClientFeatures = {
     capabilities,
@@ -131,6 +140,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         },
         options.outboundMeta ?? {},
         new ServerRequestLimiter(options.serverName, options.serverRequests),
+        options.tasks === true,
       );
       return { client, attached: features.attach(client) };
     },

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   BAGGAGE_META_KEY,
   Client,
@@ -11,17 +12,26 @@ import {
   type ClientOptions,
   type Implementation,
   type JSONRPCRequest,
+  type JSONRPCResponse,
   type LoggingLevel,
   type Result,
+  type Transport,
 } from '@modelcontextprotocol/client';
 import type { ServerRequestLimiter } from './server-request-limiter.js';
 import { mayMirrorHeaders, toolCallResultSchema } from './tool-call-answer.js';
+import { TASK_HANDLE_META_KEY, taskHandleOf, type TaskHandle } from './task-handles.js';
 
 /**
  * The rate limiter of each client. Not a private field: the SDK's constructor registers
  * handlers (through `_wrapHandler`) before a subclass's fields exist.
  */
 const LIMITERS = new WeakMap<object, ServerRequestLimiter>();
+
+/** Most `tools/call` requests (and unclaimed task handles) a client keeps track of; the oldest go first. */
+const MAX_TRACKED = 1024;
+
+/** A result schema that accepts anything (the caller checks). */
+const ANY_RESULT = { '~standard': { version: 1 as const, vendor: 'toolhost', validate: (value: unknown) => ({ value }) } };
 
 /**
  * W3C Trace Context (and Baggage) of the operation a request belongs to, as header values
@@ -84,12 +94,98 @@ export function traceMeta(hook: (() => TraceContext | undefined) | undefined): R
  */
 export class HostClient extends Client {
   readonly #sources: OutboundMetaSources;
+  readonly #tasks: boolean;
+  /** Ids of the `tools/call` requests in flight (only with tasks on). */
+  readonly #toolCallIds = new Set<string | number>();
+  /** Task handles the server answered `tools/call` with, by the token put in the result in their place. */
+  readonly #taskHandles = new Map<string, TaskHandle>();
 
-  /** A client whose outbound `_meta` also carries what `sources` gives at send time. */
-  constructor(clientInfo: Implementation, options: ClientOptions, sources: OutboundMetaSources, limiter?: ServerRequestLimiter) {
+  /**
+   * A client whose outbound `_meta` also carries what `sources` gives at send time. With `tasks`,
+   * an answer to `tools/call` that is a task handle (2025-11-25 `CreateTaskResult`, 2026-07-28
+   * `resultType: "task"`) is handed to the host (see {@link HostClient.takeTaskHandle}) instead of
+   * failing the SDK's result check.
+   */
+  constructor(
+    clientInfo: Implementation,
+    options: ClientOptions,
+    sources: OutboundMetaSources,
+    limiter?: ServerRequestLimiter,
+    tasks = false,
+  ) {
     super(clientInfo, options);
     this.#sources = sources;
+    this.#tasks = tasks;
     if (limiter) LIMITERS.set(this, limiter);
+  }
+
+  /** The SDK's connect; with tasks on, the client first notes the id of every `tools/call` it sends. */
+  override async connect(transport: Transport, options?: Parameters<Client['connect']>[1]): Promise<void> {
+    if (this.#tasks) {
+      const send = transport.send.bind(transport);
+      transport.send = (message, sendOptions) => {
+        if ('method' in message && message.method === 'tools/call' && 'id' in message) remember(this.#toolCallIds, message.id);
+        return send(message, sendOptions);
+      };
+    }
+    return super.connect(transport, options);
+  }
+
+  /**
+   * The SDK's response dispatch. An answer to a `tools/call` that is a task handle is replaced by
+   * an empty result whose `_meta` carries a random token, and the handle is kept under that token
+   * for {@link HostClient.takeTaskHandle} (a server cannot forge one: it does not know the token).
+   */
+  protected override _onresponse(response: JSONRPCResponse): void {
+    if (response.id !== undefined && this.#toolCallIds.delete(response.id) && 'result' in response) {
+      const handle = taskHandleOf(response.result);
+      if (handle) {
+        const token = randomUUID();
+        remember(this.#taskHandles, token, handle);
+        const result = {
+          ...(handle.revision === 'modern' ? { resultType: 'complete' } : {}),
+          content: [],
+          _meta: { [TASK_HANDLE_META_KEY]: token },
+        };
+        super._onresponse({ ...response, result });
+        return;
+      }
+    }
+    super._onresponse(response);
+  }
+
+  /** The task handle a `tools/call` result stands for (once), or undefined for an ordinary result. */
+  takeTaskHandle(result: { readonly _meta?: Readonly<Record<string, unknown>> | undefined }): TaskHandle | undefined {
+    const token = result._meta?.[TASK_HANDLE_META_KEY];
+    if (typeof token !== 'string') return undefined;
+    const handle = this.#taskHandles.get(token);
+    this.#taskHandles.delete(token);
+    return handle;
+  }
+
+  /**
+   * Answer a task's input requests (2026-07-28 `input_required`: elicitation, sampling, roots)
+   * through this client's registered handlers (the host's UI hooks and model), exactly as the SDK
+   * answers an `input_required` result; returns the responses by key, for `tasks/update`.
+   */
+  async fulfilInputRequests(inputRequests: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<Record<string, unknown>> {
+    let responses: Record<string, unknown> = {};
+    await this._resolveNonCompleteResult(
+      { kind: 'input_required', inputRequests: { ...inputRequests } },
+      {
+        codec: this._wireCodec(),
+        request: { method: 'tasks/update', params: {} },
+        resultSchema: ANY_RESULT,
+        options: { signal },
+        flowStartedAt: Date.now(),
+        retry: (params) => {
+          const answered = params?.['inputResponses'];
+          responses = typeof answered === 'object' && answered !== null ? { ...(answered as Record<string, unknown>) } : {};
+          return Promise.resolve({});
+        },
+      },
+    );
+    return responses;
   }
 
   /** The SDK's wrapping, plus the rate limit of server-to-client requests (elicitation, sampling, roots). */
@@ -132,4 +228,14 @@ export class HostClient extends Client {
     if (envelope === undefined && trace === undefined) return undefined;
     return { ...envelope, ...trace, ...(level !== undefined ? { [LOG_LEVEL_META_KEY]: level } : {}) };
   }
+}
+
+/** Add to a bounded set or map, dropping the oldest entry when it is full. */
+function remember<K, V>(collection: Set<K> | Map<K, V>, key: K, value?: V): void {
+  if (collection.size >= MAX_TRACKED) {
+    const oldest = collection.keys().next().value as K;
+    collection.delete(oldest);
+  }
+  if (collection instanceof Map) collection.set(key, value as V);
+  else collection.add(key);
 }

@@ -7,6 +7,7 @@ import { HostError } from '../host-error.js';
 import type { WireExtras } from './call-hooks.js';
 import type { CallableTool } from './callable-tool.js';
 import { executionError } from './tool-call-failure.js';
+import { taskParameterFor } from '../tasks/tool-call-task.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 import type { ToolCallTracker } from './tool-call-tracker.js';
 
@@ -37,6 +38,8 @@ export function executeToolCall(
       }),
     );
   }
+  const task = taskParameterFor(tool, client, runtime.tasks?.registry);
+  if (HostError.isInstance(task)) return Promise.reject(task);
   const options: CallToolRequestOptions = { timeout: tool.timeoutMs, toolDefinition: tool.callDefinition };
   if (signal) options.signal = signal;
   if (tracker.observesProgress) {
@@ -49,6 +52,7 @@ export function executeToolCall(
     name: originalName,
     arguments: args as Record<string, unknown>,
     ...(extras.meta ? { _meta: extras.meta } : {}),
+    ...(task ? { task } : {}),
   };
   const request = () =>
     client instanceof HostClient ? client.sendToolCall(params, options) : (client.callTool(params, options) as Promise<CallToolResult>);

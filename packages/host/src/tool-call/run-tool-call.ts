@@ -16,6 +16,8 @@ import { mapToolResult, type MappedResult } from './map-tool-result.js';
 import { cancelled, failure, fromLayerError, toolNotFound, type ToolCallFailure } from './tool-call-failure.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 import { ToolCallTracker } from './tool-call-tracker.js';
+import { HostClient } from '../client-features/outbound-meta.js';
+import { waitForToolTask } from '../tasks/tool-call-task.js';
 
 /** The result of one tool call: the outcome for the adapter, plus what a UI needs. */
 export interface ToolCallResult extends ToolCallOutcome {
@@ -106,17 +108,25 @@ export async function runToolCall(
   } catch (error) {
     result = await recoverToolCall(runtime, tracker, tool, args, signal, error, wire);
   }
+  if (!HostError.isInstance(result) && runtime.tasks) {
+    // The server answered with a task (MCP tasks): wait for it, showing its status.
+    const client = runtime.getClient(tool.definition.serverName);
+    const handle = client instanceof HostClient ? client.takeTaskHandle(result) : undefined;
+    if (handle) result = await waitForToolTask(runtime.tasks, { tool, tracker, handle, signal });
+  }
   if (!HostError.isInstance(result) && intercepted) result = await runAfterInterceptors(interceptors, tool, intercepted, result);
   if (HostError.isInstance(result)) return failed(tracker, call, failure(result));
   return finished(tracker, call, tool, mapToolResult(result, tool.definition, runtime.resultMapping));
 }
 
-function failed(tracker: ToolCallTracker, call: ModelToolCall, { error, status }: ToolCallFailure): ToolCallResult {
+/** The result of a call that did not succeed (also used for a resumed task). */
+export function failed(tracker: ToolCallTracker, call: ModelToolCall, { error, status }: ToolCallFailure): ToolCallResult {
   const toolCall = tracker.finish(status, { error: { message: error.message, type: error.code } });
   return { call, parts: [{ type: 'text', text: error.message }], isError: true, display: error.message, toolCall, error };
 }
 
-function finished(tracker: ToolCallTracker, call: ModelToolCall, tool: CallableTool, mapped: MappedResult): ToolCallResult {
+/** The result of a call the server answered (also used for a resumed task). */
+export function finished(tracker: ToolCallTracker, call: ModelToolCall, tool: CallableTool, mapped: MappedResult): ToolCallResult {
   const { parts, display, structuredContent, structuredContentCheck } = mapped;
   const structured = {
     ...(structuredContent ? { structuredContent } : {}),

@@ -6,6 +6,7 @@ import type { ResultMappingOptions } from './map-tool-result.js';
 import type { CallableTool } from './callable-tool.js';
 import type { PendingConfirmations } from './pending-confirmations.js';
 import type { ToolCallInterceptor } from './call-hooks.js';
+import type { ToolTaskRuntime } from '../tasks/tool-call-task.js';
 
 /** What the tool-call stages need from the host; built once per host. */
 export interface ToolCallRuntime {
@@ -44,6 +45,8 @@ export interface ToolCallRuntime {
   readonly progressIntervalMs?: number;
   /** The host's tool-call interceptors, in order (none when empty). */
   readonly interceptors?: readonly ToolCallInterceptor[];
+  /** Tasks (the `tasks` host option): long calls the server runs as tasks are polled. Absent: tasks are off. */
+  readonly tasks?: ToolTaskRuntime;
   /** A fresh tool-call id, for calls the model gave none. */
   newToolCallId(): string;
 }

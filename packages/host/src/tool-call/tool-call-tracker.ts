@@ -1,4 +1,12 @@
-import type { ConfirmationRequest, ToolCall, ToolCallError, ToolCallOutput, ToolCallProgress, ToolCallStatus } from '@toolhost/contract';
+import type {
+  ConfirmationRequest,
+  ToolCall,
+  ToolCallError,
+  ToolCallOutput,
+  ToolCallProgress,
+  ToolCallStatus,
+  ToolCallTask,
+} from '@toolhost/contract';
 import type { HostEventEmitter } from '../host-events.js';
 import type { CallableTool } from './callable-tool.js';
 
@@ -28,6 +36,7 @@ export class ToolCallTracker {
   #progress: ToolCallProgress | undefined;
   #output: ToolCallOutput | undefined;
   #error: ToolCallError | undefined;
+  #task: ToolCallTask | undefined;
   readonly #progressIntervalMs: number;
   /** When progress was last reported (0: never). */
   #progressReportedAt = 0;
@@ -72,6 +81,19 @@ export class ToolCallTracker {
 
   /** `EXECUTING`: the request went to the server. */
   executing(): void {
+    this.#status = 'EXECUTING';
+    this.#confirmationRequest = undefined;
+    this.#emit();
+  }
+
+  /**
+   * The call runs as a server-side task (MCP tasks): `EXECUTING` with the task's status and
+   * message. An update is emitted only when the status or the message changed.
+   */
+  task(task: ToolCallTask): void {
+    const previous = this.#task;
+    this.#task = task;
+    if (previous?.taskId === task.taskId && previous.status === task.status && previous.statusMessage === task.statusMessage) return;
     this.#status = 'EXECUTING';
     this.#confirmationRequest = undefined;
     this.#emit();
@@ -147,6 +169,10 @@ export class ToolCallTracker {
     if (this.#progress) {
       call.progress = this.#progress;
       call.liveContent = progressText(this.#progress);
+    }
+    if (this.#task) {
+      call.task = this.#task;
+      if (!this.#progress && this.#status === 'EXECUTING') call.liveContent = this.#task.statusMessage ?? `task ${this.#task.status}`;
     }
     if (this.#output) call.output = this.#output;
     if (this.#error) call.error = this.#error;
