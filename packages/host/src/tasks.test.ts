@@ -323,6 +323,17 @@ describe('tasks on 2026-07-28 only', () => {
     expect((await stats(host))['updates']).toBe(1);
   });
 
+  it('sends every request about a task with the Mcp-Name header set to the task id (routing, SEP-2663)', async () => {
+    const host = await connect(fixture.url);
+    const updates = record(host);
+    await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 100 } });
+    const taskId = updates.find((update) => update.task)?.task?.taskId;
+    const polls = fixture.requests.filter((request) => request.rpcMethods.includes('tasks/get'));
+    const mine = polls.filter((request) => (request.rpcParams?.[0] as { taskId?: string } | undefined)?.taskId === taskId);
+    expect(mine.length).toBeGreaterThan(0);
+    for (const request of mine) expect(request.headers['mcp-name']).toBe(taskId);
+  });
+
   it('declares the Tasks extension only with the tasks option, so the server runs the tool inline otherwise', async () => {
     const host = await connect(fixture.url, { tasks: false });
     const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 20 } });
