@@ -100,6 +100,22 @@ describe('parseSettingsText', () => {
     expect(result.errors[0]?.message).toContain('must be an https URL with a path');
   });
 
+  it('accepts oauth.dpop true, false and "auto", and refuses another value naming them', () => {
+    const entry = (dpop: unknown) => JSON.stringify({ httpUrl: 'https://mcp.example.test/mcp', oauth: { dpop } });
+    const result = parse(
+      `{"mcpServers": {"on": ${entry(true)}, "off": ${entry(false)}, "auto": ${entry('auto')}, "typo": ${entry('yes')}}}`,
+    );
+    expect(result.servers.filter((server) => server.config).map((server) => [server.name, server.config?.oauth?.dpop])).toEqual([
+      ['on', true],
+      ['off', false],
+      ['auto', 'auto'],
+    ]);
+    expect(result.errors.map((error) => [error.serverName, error.code, error.jsonPath])).toEqual([
+      ['typo', 'INVALID_VALUE', 'mcpServers.typo.oauth.dpop'],
+    ]);
+    expect(result.errors[0]?.message).toContain('oauth.dpop must be true, false or "auto"');
+  });
+
   it('reports an entry that is not an object, and an mcpServers that is not an object', () => {
     expect(parse('{"mcpServers": {"a": "npx"}}').errors[0]).toMatchObject({ code: 'INVALID_TYPE', jsonPath: 'mcpServers.a' });
     const list = parse('{"mcpServers": [{"command": "x"}]}');

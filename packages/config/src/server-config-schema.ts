@@ -93,6 +93,14 @@ const OAuthConfigFields = z.looseObject({
   privateKeyFile: z.string().optional(),
   /** JWS algorithm of the `private_key_jwt` assertion; derived from the key when absent (ES256 for P-256, RS256 for RSA). */
   signingAlgorithm: z.enum(JWT_SIGNING_ALGORITHMS).optional(),
+  /**
+   * DPoP (RFC 9449, the MCP DPoP extension): `true` binds every token to a key pair of this client
+   * and proves possession of it on each request; `false` never does; `auto` (the default) does when
+   * the protected-resource metadata requires it (`dpop_bound_access_tokens_required`), or when the
+   * authorization server advertises `dpop_signing_alg_values_supported` and the MCP server's
+   * challenge offers the `DPoP` scheme.
+   */
+  dpop: z.union([z.boolean(), z.literal('auto')], { error: 'oauth.dpop must be true, false or "auto"' }).optional(),
   /** URL of this client's Client ID Metadata Document (https, with a path), used when the authorization server supports it. */
   clientMetadataUrl: z
     .string()

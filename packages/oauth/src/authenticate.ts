@@ -3,6 +3,7 @@ import { assertPkceSupport, buildAuthorizationUrl } from './build-authorization-
 import { loadClientAssertionKey } from './client-assertion.js';
 import { DEFAULT_REDIRECT_URI, startCallbackServer } from './callback-server.js';
 import { discoverAuthorizationServer } from './discover-authorization-server.js';
+import { createDpopSession, generateDpopKey, planDpop } from './dpop.js';
 import { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
@@ -13,7 +14,7 @@ import { requestTokenWithoutBrowser } from './non-interactive-grants.js';
 import { planClientIdentity, registerClient, type ApplicationType } from './register-client.js';
 import { selectScopes } from './select-scopes.js';
 import { requestToken, selectTokenEndpointAuthMethod } from './token-endpoint.js';
-import type { StoredClient, StoredOAuthCredentials, StoredToken, TokenStore } from './token-store.js';
+import type { StoredClient, StoredDpopKey, StoredOAuthCredentials, StoredToken, TokenStore } from './token-store.js';
 import { createUrlGuard, type HostResolver } from './url-guard.js';
 import type { BearerChallenge } from './www-authenticate.js';
 
@@ -90,6 +91,10 @@ export function serverUrlOf(serverName: string, config: McpServerConfig): string
  * `jwt_bearer`).
  * Stores and returns the credentials.
  *
+ * With DPoP (`oauth.dpop`, see {@link planDpop}) the token request carries a proof of the client
+ * registration's key pair (kept from the previous entry of the same client, else generated), the
+ * authorization server's `use_dpop_nonce` is answered once, and the key is stored with the token.
+ *
  * @example
  * ```ts
  * await authenticate('github', settings.mcpServers.github, { tokenStore: new FileTokenStore(), openBrowser });
@@ -125,7 +130,21 @@ export async function authenticate(
     resourceScopesSupported: discovery.resourceScopesSupported,
     previousScope: previous?.token.scope,
   });
-  const store = async (client: StoredClient, token: StoredToken): Promise<StoredOAuthCredentials> => {
+  const dpopPlan = planDpop({
+    serverName,
+    setting: oauth.dpop,
+    authorizationServerAlgs: authorizationServer.dpopSigningAlgValuesSupported,
+    resourceRequiresDpop: discovery.resourceRequiresDpop,
+    challenge,
+  });
+  // One key pair per client registration: the previous entry's key while the client is the same one.
+  const dpopKeyFor = async (client: StoredClient): Promise<StoredDpopKey | undefined> => {
+    if (!dpopPlan) return undefined;
+    const kept = previous?.dpopKey;
+    if (kept && previous.client.clientId === client.clientId && kept.alg === dpopPlan.alg) return kept;
+    return generateDpopKey(dpopPlan.alg);
+  };
+  const store = async (client: StoredClient, token: StoredToken, dpopKey: StoredDpopKey | undefined): Promise<StoredOAuthCredentials> => {
     if (token.scope === undefined && scope) token.scope = scope;
     const credentials: StoredOAuthCredentials = {
       serverName,
@@ -141,6 +160,7 @@ export async function authenticate(
       updatedAt: now(),
     };
     if (grantType !== 'authorization_code') credentials.grantType = grantType;
+    if (dpopKey) credentials.dpopKey = dpopKey;
     await tokenStore.set(credentials);
     return credentials;
   };
@@ -174,7 +194,9 @@ export async function authenticate(
       ...(oauth.clientSecret ? { clientSecret: oauth.clientSecret } : {}),
       ...(configuredAuthMethod ? { tokenEndpointAuthMethod: configuredAuthMethod } : {}),
     };
+    const dpopKey = await dpopKeyFor(client);
     const token = await requestTokenWithoutBrowser({
+      ...(dpopKey ? { dpop: await createDpopSession(dpopKey, serverName) } : {}),
       serverName,
       oauth,
       authorizationServer,
@@ -190,7 +212,7 @@ export async function authenticate(
     // A workload renews by repeating the grant with its current identity token, never with a
     // refresh token: one would outlive the token the platform may have revoked or rotated.
     if (grantType === 'jwt_bearer') delete token.refreshToken;
-    return store(client, token);
+    return store(client, token, dpopKey);
   }
 
   const authorizationEndpoint = authorizationServer.authorizationEndpoint ?? '';
@@ -266,7 +288,9 @@ export async function authenticate(
       }
     }
     const code = await codePromise;
+    const dpopKey = await dpopKeyFor(client);
     const token = await requestToken({
+      ...(dpopKey ? { dpop: await createDpopSession(dpopKey, serverName) } : {}),
       serverName,
       tokenEndpoint: authorizationServer.tokenEndpoint,
       client,
@@ -284,7 +308,7 @@ export async function authenticate(
       fetch: fetchFn,
       now,
     });
-    return await store(client, token);
+    return await store(client, token, dpopKey);
   } finally {
     await callback.close();
   }

@@ -45,6 +45,8 @@ export interface AuthorizationServerInfo {
   metadataIssuer?: string;
   /** `authorization_response_iss_parameter_supported` (RFC 9207). */
   issParameterSupported?: boolean;
+  /** `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the server issues DPoP-bound tokens. */
+  dpopSigningAlgValuesSupported?: string[];
 }
 
 /** The result of discovery for one MCP server. */
@@ -61,6 +63,8 @@ export interface DiscoveryResult {
   authorizationServer: AuthorizationServerInfo;
   /** The RFC 8707 resource indicator to send: the metadata's `resource`, else the canonical server URL. */
   resource: string;
+  /** `dpop_bound_access_tokens_required` of the protected-resource metadata (RFC 9728): the server accepts DPoP-bound tokens only. */
+  resourceRequiresDpop?: boolean;
 }
 
 /** Options of {@link discoverAuthorizationServer}. */
@@ -145,7 +149,9 @@ async function readAuthorizationServer(
   }
   // Fetched metadata always has a checked `issuer` (see assertMetadataIssuer); the others fall back.
   const issuer = typeof body?.issuer === 'string' ? body.issuer : (config?.issuer ?? discoveredFrom);
+  const dpopAlgs = stringArray(body?.dpop_signing_alg_values_supported);
   return {
+    ...(dpopAlgs ? { dpopSigningAlgValuesSupported: dpopAlgs } : {}),
     issuer,
     authorizationEndpoint,
     tokenEndpoint,
@@ -243,6 +249,7 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     result.resourceMetadataUrl = prm.url.href;
     const scopes = stringArray(prm.body.scopes_supported);
     if (scopes) result.resourceScopesSupported = scopes;
+    if (prm.body.dpop_bound_access_tokens_required === true) result.resourceRequiresDpop = true;
   }
   return result;
 }

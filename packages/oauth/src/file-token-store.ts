@@ -20,7 +20,7 @@ import {
   type TokenDocument,
   type TokenFileFormat,
 } from './token-file-layouts.js';
-import { findCredentials, type StoredOAuthCredentials, type TokenStore } from './token-store.js';
+import { findCredentials, type StoredDpopKey, type StoredOAuthCredentials, type TokenStore } from './token-store.js';
 
 export type { TokenFileFormat } from './token-file-layouts.js';
 
@@ -59,6 +59,55 @@ const ENCRYPTED_STORAGE: Record<ForeignApp, { encrypted: string; fileOnly: strin
   qwen: { encrypted: 'QWEN_CODE_FORCE_ENCRYPTED_FILE_STORAGE', fileOnly: 'QWEN_CODE_FORCE_FILE_STORAGE' },
 };
 
+/**
+ * The side file that holds the DPoP keys of entries kept in Gemini CLI's or Qwen Code's token
+ * file, next to it: their entries have no place for a key, and toolhost never puts one in
+ * their file.
+ */
+export const DPOP_KEY_FILE_NAME = 'toolhost-dpop-keys.json';
+
+/** One key of the side file: the entry it belongs to (server, issuer, client) and the key. */
+interface DpopKeyRecord extends StoredDpopKey {
+  serverName: string;
+  issuer: string;
+  clientId: string;
+}
+
+function isDpopKeyRecord(value: unknown): value is DpopKeyRecord {
+  if (typeof value !== 'object' || value === null) return false;
+  const record = value as Record<string, unknown>;
+  return (
+    typeof record['serverName'] === 'string' &&
+    typeof record['issuer'] === 'string' &&
+    typeof record['clientId'] === 'string' &&
+    typeof record['alg'] === 'string' &&
+    typeof record['privateJwk'] === 'object' &&
+    record['privateJwk'] !== null
+  );
+}
+
+function keyRecordOf(credentials: StoredOAuthCredentials): DpopKeyRecord | undefined {
+  const key = credentials.dpopKey;
+  if (!key) return undefined;
+  return {
+    serverName: credentials.serverName,
+    issuer: credentials.issuer,
+    clientId: credentials.client.clientId,
+    alg: key.alg,
+    privateJwk: key.privateJwk,
+  };
+}
+
+/** A loaded token file, with the DPoP keys of its entries when they live in the side file. */
+interface Loaded {
+  storage: Storage;
+  document: TokenDocument;
+  /** The side file's keys (`undefined` for toolhost's layout, which keeps each key in its entry). */
+  keys: DpopKeyRecord[] | undefined;
+  /** True when `keys` holds keys the side file does not have yet (moved out of a file in toolhost's layout). */
+  keysMoved?: boolean;
+}
+
 async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
@@ -88,6 +137,12 @@ async function exists(path: string): Promise<boolean> {
  * encrypted file exists, every call throws `STORE_FAILED` naming the variables. A file whose
  * contents are not recognised (not JSON, another shape, not decryptable) is never written:
  * reads and writes throw `STORE_FAILED` naming it and saying it was left unchanged.
+ *
+ * DPoP keys (`dpopKey`) are kept in toolhost's layout inside their entries; with Gemini CLI's and
+ * Qwen Code's layouts, whose entries have no place for them, in the side file
+ * `toolhost-dpop-keys.json` next to their file ({@link DPOP_KEY_FILE_NAME}, mode 0600, written
+ * before the token file), never inside their file. A key there belongs to the entry of the same
+ * server, issuer and client id; an entry the other program rewrote has none.
  */
 export class FileTokenStore implements TokenStore {
   /** Path of the plain token file (`mcp-oauth-tokens.json`); {@link FileTokenStore.storageFile} names the file in use. */
@@ -106,22 +161,45 @@ export class FileTokenStore implements TokenStore {
 
   /** {@inheritDoc TokenStore.get} */
   async get(serverName: string, issuer?: string): Promise<StoredOAuthCredentials | undefined> {
-    return findCredentials((await this.#load()).document.entries, serverName, issuer);
+    return findCredentials(FileTokenStore.#entries(await this.#load()), serverName, issuer);
   }
 
   /** {@inheritDoc TokenStore.set} */
   set(credentials: StoredOAuthCredentials): Promise<void> {
-    return this.#update((document) => document.set(credentials));
+    return this.#update(
+      (document) => document.set(credentials),
+      // Their layouts keep one entry per server name: its key replaces the server's keys.
+      (keys) => {
+        const others = keys.filter((k) => k.serverName !== credentials.serverName);
+        const record = keyRecordOf(credentials);
+        return record ? [...others, record] : others;
+      },
+    );
   }
 
   /** {@inheritDoc TokenStore.delete} */
   delete(serverName: string, issuer?: string): Promise<void> {
-    return this.#update((document) => document.delete(serverName, issuer));
+    return this.#update(
+      (document) => document.delete(serverName, issuer),
+      (keys) => keys.filter((k) => !(k.serverName === serverName && (issuer === undefined || k.issuer === issuer))),
+    );
   }
 
   /** {@inheritDoc TokenStore.list} */
   async list(): Promise<StoredOAuthCredentials[]> {
-    return (await this.#load()).document.entries;
+    return FileTokenStore.#entries(await this.#load());
+  }
+
+  /** The entries of a loaded file, each with its DPoP key from the side file when there is one. */
+  static #entries({ document, keys }: Loaded): StoredOAuthCredentials[] {
+    const entries = document.entries;
+    if (!keys || keys.length === 0) return entries;
+    return entries.map((entry) => {
+      const record = keys.find(
+        (k) => k.serverName === entry.serverName && k.issuer === entry.issuer && k.clientId === entry.client.clientId,
+      );
+      return record ? { ...entry, dpopKey: { alg: record.alg, privateJwk: record.privateJwk } } : entry;
+    });
   }
 
   /**
@@ -174,13 +252,60 @@ export class FileTokenStore implements TokenStore {
     });
   }
 
-  async #load(): Promise<{ storage: Storage; document: TokenDocument }> {
+  async #load(): Promise<Loaded> {
     const storage = await this.#storage();
+    const { document, carriedKeys } = await this.#loadDocument(storage);
+    if (document instanceof ToolhostDocument) return { storage, document, keys: undefined };
+    const keys = await this.#readKeys(storage);
+    let keysMoved = false;
+    // Keys of a file an earlier toolhost wrote in its own layout, now written in the other program's.
+    for (const carried of carriedKeys) {
+      if (keys.some((k) => k.serverName === carried.serverName && k.issuer === carried.issuer)) continue;
+      keys.push(carried);
+      keysMoved = true;
+    }
+    return { storage, document, keys, keysMoved };
+  }
+
+  #keyFile(storage: Storage): string {
+    return join(dirname(storage.file), DPOP_KEY_FILE_NAME);
+  }
+
+  async #readKeys(storage: Storage): Promise<DpopKeyRecord[]> {
+    const file = this.#keyFile(storage);
+    let data: string;
+    try {
+      data = await readFile(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+      throw new OAuthError({
+        code: 'STORE_FAILED',
+        message: `Could not read the DPoP key file ${file}: ${(error as Error).message}`,
+        cause: error,
+      });
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(data);
+    } catch {
+      value = undefined;
+    }
+    const keys = isToolhostKeyFile(value) ? value.keys : undefined;
+    if (!keys || !keys.every(isDpopKeyRecord)) {
+      throw new OAuthError({
+        code: 'STORE_FAILED',
+        message: `The DPoP key file ${file} was not recognised (expected {"version": 1, "keys": [...]}). toolhost left it unchanged and writes no token; move it away or repair it, then sign in again.`,
+      });
+    }
+    return keys;
+  }
+
+  async #loadDocument(storage: Storage): Promise<{ document: TokenDocument; carriedKeys: DpopKeyRecord[] }> {
     let data: string;
     try {
       data = await readFile(storage.file, 'utf8');
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { storage, document: await this.#emptyDocument(storage) };
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { document: await this.#emptyDocument(storage), carriedKeys: [] };
       throw new OAuthError({
         code: 'STORE_FAILED',
         message: `Could not read the OAuth token file ${storage.file}: ${(error as Error).message}`,
@@ -188,7 +313,7 @@ export class FileTokenStore implements TokenStore {
       });
     }
     try {
-      return { storage, document: await this.#parse(storage, data) };
+      return await this.#parse(storage, data);
     } catch (error) {
       if (!(error instanceof UnrecognisedTokenFile)) throw error;
       throw new OAuthError({
@@ -214,14 +339,15 @@ export class FileTokenStore implements TokenStore {
     }
   }
 
-  async #parse(storage: Storage, data: string): Promise<TokenDocument> {
+  async #parse(storage: Storage, data: string): Promise<{ document: TokenDocument; carriedKeys: DpopKeyRecord[] }> {
+    const plain = (document: TokenDocument) => ({ document, carriedKeys: [] });
     if (storage.kind === 'encrypted-map') {
       const key = await encryptionKey(storage.scheme);
-      return EncryptedMapDocument.parse(decryptText(data.trim(), key), key);
+      return plain(EncryptedMapDocument.parse(decryptText(data.trim(), key), key));
     }
     if (storage.kind === 'file-keychain') {
       const key = await encryptionKey(GEMINI_ENCRYPTION);
-      return FileKeychainDocument.parse(decryptText(data.trim(), key), key);
+      return plain(FileKeychainDocument.parse(decryptText(data.trim(), key), key));
     }
     let value: unknown;
     try {
@@ -231,22 +357,39 @@ export class FileTokenStore implements TokenStore {
     }
     if (storage.kind === 'toolhost') {
       // With `auto`, a JSON array is the plain layout of Gemini CLI and Qwen Code: kept as such.
-      if (Array.isArray(value) && this.format === 'auto') return new ForeignArrayDocument(value);
+      if (Array.isArray(value) && this.format === 'auto') return plain(new ForeignArrayDocument(value));
       if (Array.isArray(value))
         throw new UnrecognisedTokenFile("it is a JSON array (the layout of Gemini CLI and Qwen Code), not toolhost's layout");
-      return ToolhostDocument.parse(value);
+      return plain(ToolhostDocument.parse(value));
     }
-    if (Array.isArray(value)) return new ForeignArrayDocument(value);
-    // A file an earlier toolhost wrote in its own layout where Gemini CLI / Qwen Code expect theirs: written back in theirs.
-    if (isToolhostValue(value)) return ForeignArrayDocument.fromToolhost(value.entries as StoredOAuthCredentials[]);
+    if (Array.isArray(value)) return plain(new ForeignArrayDocument(value));
+    // A file an earlier toolhost wrote in its own layout where Gemini CLI / Qwen Code expect theirs:
+    // written back in theirs, its DPoP keys moved to the side file.
+    if (isToolhostValue(value)) {
+      const entries = value.entries as StoredOAuthCredentials[];
+      return {
+        document: ForeignArrayDocument.fromToolhost(entries),
+        carriedKeys: entries.flatMap((entry) => keyRecordOf(entry) ?? []),
+      };
+    }
     const app = storage.app === undefined ? 'Gemini CLI / Qwen Code' : APP_NAMES[storage.app];
     throw new UnrecognisedTokenFile(`it is not a JSON array of entries, the layout ${app} uses`);
   }
 
-  #update(change: (document: TokenDocument) => boolean): Promise<void> {
+  #update(change: (document: TokenDocument) => boolean, changeKeys: (keys: DpopKeyRecord[]) => DpopKeyRecord[]): Promise<void> {
     const run = this.#queue.then(async () => {
-      const { storage, document } = await this.#load();
-      if (!change(document)) return;
+      const { storage, document, keys, keysMoved } = await this.#load();
+      const changed = change(document);
+      if (keys !== undefined) {
+        // The key goes first: a token bound to a key that was never written could not be used.
+        const next = changeKeys(keys);
+        if (keysMoved === true || JSON.stringify(next) !== JSON.stringify(keys)) {
+          const keyFile = this.#keyFile(storage);
+          if (next.length === 0) await rm(keyFile, { force: true });
+          else await this.#writeAtomically(keyFile, JSON.stringify({ version: 1, keys: next }, null, 2));
+        }
+      }
+      if (!changed) return;
       if (document.empty) {
         await rm(storage.file, { force: true });
         return;
@@ -268,9 +411,19 @@ export class FileTokenStore implements TokenStore {
       await rm(temporary, { force: true }).catch(() => undefined);
       throw new OAuthError({
         code: 'STORE_FAILED',
-        message: `Could not write the OAuth token file ${file}: ${(error as Error).message}`,
+        message: `Could not write the OAuth ${basename(file) === DPOP_KEY_FILE_NAME ? 'DPoP key' : 'token'} file ${file}: ${(error as Error).message}`,
         cause: error,
       });
     }
   }
+}
+
+/** The side file's layout: `{ "version": 1, "keys": [...] }`. */
+function isToolhostKeyFile(value: unknown): value is { version: 1; keys: unknown[] } {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<string, unknown>)['version'] === 1 &&
+    Array.isArray((value as Record<string, unknown>)['keys'])
+  );
 }

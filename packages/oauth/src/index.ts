@@ -50,9 +50,18 @@ export {
   REFRESH_TIMEOUT_MS,
   type RefreshStoredTokenOptions,
 } from './refresh-stored-token.js';
-export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient } from './token-store.js';
+export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient, StoredDpopKey } from './token-store.js';
 export { InMemoryTokenStore } from './in-memory-token-store.js';
-export { FileTokenStore, type FileTokenStoreOptions, type TokenFileFormat } from './file-token-store.js';
+export { FileTokenStore, DPOP_KEY_FILE_NAME, type FileTokenStoreOptions, type TokenFileFormat } from './file-token-store.js';
+export {
+  planDpop,
+  generateDpopKey,
+  createDpopSession,
+  dpopKeyThumbprint,
+  DEFAULT_DPOP_ALGORITHM,
+  type DpopSetting,
+  type PlanDpopInput,
+} from './dpop.js';
 export {
   startCallbackServer,
   escapeHtml,

@@ -1,3 +1,4 @@
+import type { DpopSession } from '@modelcontextprotocol/client';
 import type { McpOAuthConfig } from '@toolhost/config';
 import type { ClientAssertionKey } from './client-assertion.js';
 import type { AuthorizationServerInfo } from './discover-authorization-server.js';
@@ -38,6 +39,8 @@ export interface NonInteractiveGrantOptions {
   fetch: FetchFunction;
   /** Clock. */
   now: () => number;
+  /** Binds the token to this DPoP session's key (a proof at the MCP authorization server's token endpoint, not at the IdP). */
+  dpop?: DpopSession;
 }
 
 function assertGrantSupported(options: NonInteractiveGrantOptions, grant: string): void {
@@ -72,6 +75,7 @@ export async function requestTokenWithoutBrowser(options: NonInteractiveGrantOpt
     fetch: options.fetch,
     now: options.now,
     ...(options.assertionKey ? { clientAssertion: { key: options.assertionKey, audience } } : {}),
+    ...(options.dpop ? { dpop: options.dpop } : {}),
   };
   if (oauth.grantType === 'client_credentials') {
     assertGrantSupported(options, 'client_credentials');

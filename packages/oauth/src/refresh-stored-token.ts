@@ -1,3 +1,5 @@
+import type { DpopSession } from '@modelcontextprotocol/client';
+import { createDpopSession } from './dpop.js';
 import type { FetchFunction } from './guarded-fetch.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
 import { requestToken } from './token-endpoint.js';
@@ -25,6 +27,11 @@ export interface RefreshStoredTokenOptions {
   timeoutMs?: number;
   /** The command that signs in, named in the messages (the server name is appended). @default 'toolhost mcp auth' */
   authCommand?: string;
+  /**
+   * The signing session of the entry's DPoP key (`credentials.dpopKey`), so that the nonces it
+   * remembers are used. @default a new session of `credentials.dpopKey`, when the entry has one
+   */
+  dpop?: DpopSession;
 }
 
 /** How long a refresh request may take before it counts as a transient failure (30 seconds). */
@@ -49,6 +56,9 @@ const CREDENTIALS_REJECTED = new Set(['invalid_grant', 'invalid_client', 'unauth
  * entry without a refresh token is deleted, since nothing can renew it. An entry that records no
  * token endpoint or client id (Gemini CLI and Qwen Code may omit them) cannot be refreshed and
  * is kept: the error says to sign in again.
+ *
+ * An entry with a DPoP key (`dpopKey`) proves possession of it in the refresh request (RFC 9449
+ * §5; a refresh token issued to a public client is bound to that key), and keeps the key.
  */
 export async function refreshStoredToken(options: RefreshStoredTokenOptions): Promise<StoredOAuthCredentials> {
   const { credentials, tokenStore } = options;
@@ -72,6 +82,7 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
     });
   }
   let token: StoredToken;
+  const dpop = options.dpop ?? (credentials.dpopKey ? await createDpopSession(credentials.dpopKey, serverName) : undefined);
   try {
     token = await requestToken({
       serverName,
@@ -82,6 +93,7 @@ export async function refreshStoredToken(options: RefreshStoredTokenOptions): Pr
       fetch: options.fetch,
       now,
       timeoutMs: options.timeoutMs ?? REFRESH_TIMEOUT_MS,
+      ...(dpop ? { dpop } : {}),
     });
   } catch (error) {
     const failure = OAuthError.isInstance(error) ? error : undefined;

@@ -1,5 +1,7 @@
 import {
   AuthorizationServerMismatchError,
+  isDpopNonceChallenge,
+  type DpopSession,
   type OAuthClientInformationContext,
   type OAuthClientMetadata,
   type OAuthClientProvider,
@@ -10,6 +12,7 @@ import type { McpServerConfig } from '@toolhost/config';
 import { authenticate, serverUrlOf, type AuthenticateOptions } from './authenticate.js';
 import { DEFAULT_REDIRECT_URI } from './callback-server.js';
 import { discoverAuthorizationServer, type DiscoveryResult } from './discover-authorization-server.js';
+import { DpopSessionCache } from './dpop.js';
 import { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
 import { issuersMatch, oauthErrorFromSdk } from './issuer.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
@@ -103,6 +106,11 @@ export interface StoredTokenOAuthProviderOptions {
  * when the client was registered dynamically), then repeats the request. A pre-registered client
  * (`oauth.clientId`) is only used with the new server when `oauth.issuer` names it; otherwise the
  * provider reports `INVALID_CONFIG`.
+ *
+ * DPoP (RFC 9449): when the stored entry has a DPoP key ({@link StoredTokenOAuthProvider.dpop}),
+ * refreshes prove possession of it, and the SDK transports present a `token_type: DPoP` token as
+ * `Authorization: DPoP <token>` with a fresh proof per request (`htm`, `htu`, `iat`, `jti`, `ath`),
+ * retrying a `use_dpop_nonce` 401 once with the server's nonce, which is remembered per server.
  */
 export class StoredTokenOAuthProvider implements OAuthClientProvider {
   /** The challenge of the most recent 401/403 from the server, when `wrapFetch` was used. */
@@ -117,6 +125,8 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
   readonly #migrations = new Set<string>();
   /** Why the last migration could not complete; reported by `authRequiredError()` until a token is available again. */
   #migrationFailure: OAuthError | undefined;
+  /** The signing session of the stored DPoP key (its nonces are remembered while the key stays). */
+  readonly #dpopSessions = new DpopSessionCache();
 
   readonly #options: StoredTokenOAuthProviderOptions;
 
@@ -227,8 +237,9 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     const stillValid = expiresAt !== undefined && now < expiresAt;
     if (stillValid && (!refreshToken || now < this.#refreshRetryAt)) return stored;
     this.#refreshing ??= this.#refreshFetch(stored.tokenEndpoint)
-      .then((fetch) =>
+      .then(async (fetch) =>
         refreshStoredToken({
+          ...(stored.dpopKey ? { dpop: await this.#dpopSessions.get(stored.dpopKey, stored.serverName) } : {}),
           credentials: stored,
           tokenStore: this.#options.tokenStore,
           fetch,
@@ -281,6 +292,18 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     if (stored.token.expiresAt !== undefined) tokens.expires_in = Math.max(0, Math.floor((stored.token.expiresAt - now) / 1000));
     if (stored.token.scope) tokens.scope = stored.token.scope;
     return tokens;
+  }
+
+  /**
+   * The DPoP signing session of the stored entry's key, or `undefined` for an entry without one
+   * (bearer tokens). The SDK transports call it for every request: with a session they send a
+   * `token_type: DPoP` token as `Authorization: DPoP` with a fresh proof bound to the request's
+   * method, URL and the token (`ath`), and retry a `use_dpop_nonce` 401 once with the nonce
+   * supplied. A bearer token passes through unchanged.
+   */
+  async dpop(): Promise<DpopSession | undefined> {
+    const stored = await this.#stored();
+    return stored?.dpopKey ? this.#dpopSessions.get(stored.dpopKey, this.#options.serverName) : undefined;
   }
 
   /**
@@ -337,12 +360,21 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       const url = new URL(input instanceof URL ? input.href : String(input));
       if (url.origin !== origin || (response.status !== 401 && response.status !== 403)) return response;
       record(response);
-      if (response.status !== 401 || !isReplayable(init?.body)) return response;
+      // A DPoP nonce challenge is answered by the SDK's DPoP layer around this fetch, not a migration.
+      if (response.status !== 401 || !isReplayable(init?.body) || isDpopNonceChallenge(response)) return response;
       const migrated = await this.#migrateOnce(this.lastChallenge ?? {});
       if (!migrated) return response;
       await response.body?.cancel().catch(() => undefined);
       const headers = new Headers(init?.headers);
-      headers.set('authorization', `Bearer ${migrated.token.accessToken}`);
+      const { accessToken, tokenType } = migrated.token;
+      headers.delete('dpop');
+      if (migrated.dpopKey && tokenType.toLowerCase() === 'dpop') {
+        const session = await this.#dpopSessions.get(migrated.dpopKey, migrated.serverName);
+        headers.set('authorization', `DPoP ${accessToken}`);
+        headers.set('dpop', await session.buildProof({ htm: init?.method ?? 'GET', htu: url, accessToken }));
+      } else {
+        headers.set('authorization', `Bearer ${accessToken}`);
+      }
       const retried = await fetch(input, { ...init, headers });
       record(retried);
       return retried;
@@ -475,6 +507,14 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
         serverName,
         oauthErrorCode: challenge.error,
         requiredScope: challenge.scope,
+      });
+    }
+    if (challenge?.error === 'use_dpop_nonce') {
+      return new OAuthError({
+        code: 'AUTH_REQUIRED',
+        message: `MCP server '${serverName}' asked again for a DPoP nonce after the request was repeated with the nonce it supplied (RFC 9449 §9); toolhost retries only once. If this persists, ${authCommandHint(serverName, this.#options.authCommand)}, or check the server's DPoP nonce handling.`,
+        serverName,
+        oauthErrorCode: challenge.error,
       });
     }
     const message = this.#hadToken

@@ -1,3 +1,4 @@
+import type { DpopSession } from '@modelcontextprotocol/client';
 import { createClientAssertion, JWT_BEARER_CLIENT_ASSERTION_TYPE, type ClientAssertionKey } from './client-assertion.js';
 import type { FetchFunction } from './guarded-fetch.js';
 import { escapeControlText } from '@toolhost/contract';
@@ -46,7 +47,15 @@ export interface RequestTokenOptions {
   now: () => number;
   /** Gives up when the token endpoint has not answered within this many milliseconds. @default no limit */
   timeoutMs?: number;
+  /**
+   * Sends a DPoP proof (RFC 9449 §5) signed by this session with the request, so the token is
+   * bound to its key; a `use_dpop_nonce` answer is retried once with the server's nonce.
+   */
+  dpop?: DpopSession;
 }
+
+/** RFC 9449 §8: the token endpoint's answer asking for a proof with its `DPoP-Nonce`. */
+const USE_DPOP_NONCE = 'use_dpop_nonce';
 
 /** OAuth error codes a token endpoint answers with when the failure is on its side and may pass. */
 const TRANSIENT_OAUTH_ERRORS = new Set(['temporarily_unavailable', 'server_error']);
@@ -94,50 +103,69 @@ function assertSecretTransport(method: TokenEndpointAuthMethod, tokenEndpoint: s
   });
 }
 
-/** POSTs a token request (code exchange or refresh) and returns the token, or throws `OAuthError`. */
+/**
+ * POSTs a token request (code exchange or refresh) and returns the token, or throws `OAuthError`.
+ * With `dpop`, every attempt carries a fresh proof, and an answer `400 use_dpop_nonce` with a
+ * `DPoP-Nonce` header is retried once with that nonce (a second such answer is the failure).
+ */
 export async function requestToken(options: RequestTokenOptions): Promise<StoredToken> {
-  const { client, serverName } = options;
-  const body = new URLSearchParams();
-  for (const [key, value] of Object.entries(options.params)) if (value !== undefined) body.set(key, value);
-  const headers: Record<string, string> = {
-    'content-type': 'application/x-www-form-urlencoded',
-    accept: 'application/json, application/x-www-form-urlencoded',
-  };
+  const { client, serverName, dpop } = options;
   const method = selectTokenEndpointAuthMethod(client, options.authMethodsSupported);
   assertSecretTransport(method, options.tokenEndpoint, serverName);
-  if (method === 'client_secret_basic') {
-    const credentials = `${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? '')}`;
-    headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
-  } else {
-    // A workload identity grant may come without a client: then no client_id is sent at all.
-    if (client.clientId || method !== 'none') body.set('client_id', client.clientId);
-    if (method === 'client_secret_post') body.set('client_secret', client.clientSecret ?? '');
-    if (method === 'private_key_jwt') {
-      if (!options.clientAssertion) {
-        throw new OAuthError({
-          code: 'INVALID_CONFIG',
-          message: `MCP server '${serverName}' uses private_key_jwt client authentication but no private key is configured; set oauth.privateKey or oauth.privateKeyFile.`,
-          serverName,
-        });
-      }
-      body.set('client_assertion_type', JWT_BEARER_CLIENT_ASSERTION_TYPE);
-      body.set('client_assertion', createClientAssertion({ clientId: client.clientId, ...options.clientAssertion, now: options.now }));
-    }
+  if (method === 'private_key_jwt' && !options.clientAssertion) {
+    throw new OAuthError({
+      code: 'INVALID_CONFIG',
+      message: `MCP server '${serverName}' uses private_key_jwt client authentication but no private key is configured; set oauth.privateKey or oauth.privateKeyFile.`,
+      serverName,
+    });
   }
+  // Built for each attempt: a client assertion (like a DPoP proof) has a `jti` of its own.
+  const build = async (): Promise<{ headers: Record<string, string>; body: URLSearchParams }> => {
+    const body = new URLSearchParams();
+    for (const [key, value] of Object.entries(options.params)) if (value !== undefined) body.set(key, value);
+    const headers: Record<string, string> = {
+      'content-type': 'application/x-www-form-urlencoded',
+      accept: 'application/json, application/x-www-form-urlencoded',
+    };
+    if (method === 'client_secret_basic') {
+      const credentials = `${formEncode(client.clientId)}:${formEncode(client.clientSecret ?? '')}`;
+      headers.authorization = `Basic ${Buffer.from(credentials).toString('base64')}`;
+    } else {
+      // A workload identity grant may come without a client: then no client_id is sent at all.
+      if (client.clientId || method !== 'none') body.set('client_id', client.clientId);
+      if (method === 'client_secret_post') body.set('client_secret', client.clientSecret ?? '');
+      if (method === 'private_key_jwt' && options.clientAssertion) {
+        body.set('client_assertion_type', JWT_BEARER_CLIENT_ASSERTION_TYPE);
+        body.set('client_assertion', createClientAssertion({ clientId: client.clientId, ...options.clientAssertion, now: options.now }));
+      }
+    }
+    if (dpop) headers.dpop = await dpop.buildProof({ htm: 'POST', htu: options.tokenEndpoint });
+    return { headers, body };
+  };
   const what = options.what ?? (options.failureCode === 'REFRESH_FAILED' ? 'refresh the OAuth token' : 'exchange the authorization code');
   let response: Response;
   let data: Record<string, unknown>;
   const signal = options.timeoutMs === undefined ? undefined : AbortSignal.timeout(options.timeoutMs);
   try {
-    response = await options.fetch(options.tokenEndpoint, {
-      method: 'POST',
-      headers,
-      body,
-      redirect: 'error',
-      ...(signal ? { signal } : {}),
-    });
-    data = await readTokenResponse(response);
+    const attempt = async (): Promise<{ response: Response; data: Record<string, unknown> }> => {
+      const { headers, body } = await build();
+      const answer = await options.fetch(options.tokenEndpoint, {
+        method: 'POST',
+        headers,
+        body,
+        redirect: 'error',
+        ...(signal ? { signal } : {}),
+      });
+      // RFC 9449 §8.2: a nonce may come with any answer; the next proof carries it.
+      dpop?.observeNonce(answer, options.tokenEndpoint);
+      return { response: answer, data: await readTokenResponse(answer) };
+    };
+    ({ response, data } = await attempt());
+    if (dpop && response.status === 400 && data.error === USE_DPOP_NONCE && response.headers.get('dpop-nonce')) {
+      ({ response, data } = await attempt());
+    }
   } catch (error) {
+    if (OAuthError.isInstance(error)) throw error;
     // No answer at all (network error, timeout): nothing says the credentials are bad.
     const timedOut = signal?.aborted === true;
     throw new OAuthError({

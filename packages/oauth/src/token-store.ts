@@ -26,6 +26,18 @@ export interface StoredClient {
   redirectUri?: string;
 }
 
+/**
+ * The DPoP key pair (RFC 9449) of a client registration: the private key as a JWK (its public
+ * members included), kept with the tokens it binds. Stored with the same protection as the
+ * tokens (a `FileTokenStore` file has mode 0600).
+ */
+export interface StoredDpopKey {
+  /** The JWS algorithm the proofs are signed with, e.g. `ES256`. */
+  alg: string;
+  /** The private key as a JWK (`kty`, `crv`, `x`, `y`, `d` for EC keys). */
+  privateJwk: Record<string, unknown>;
+}
+
 /** Everything stored for one MCP server and one authorization server (issuer). */
 export interface StoredOAuthCredentials {
   /** Name of the server entry. */
@@ -49,6 +61,11 @@ export interface StoredOAuthCredentials {
   updatedAt: number;
   /** How the token was obtained (`oauth.grantType`); absent means `authorization_code`. */
   grantType?: 'authorization_code' | 'client_credentials' | 'enterprise_managed' | 'jwt_bearer';
+  /**
+   * The DPoP key of the client registration, when the token was requested with DPoP proofs
+   * (`oauth.dpop`): refreshes and MCP requests prove possession of it. Absent for bearer-only entries.
+   */
+  dpopKey?: StoredDpopKey;
 }
 
 /**

@@ -27,4 +27,19 @@ describe('parseWwwAuthenticate', () => {
     expect(parseWwwAuthenticate('Bearer')).toEqual({});
     expect(parseWwwAuthenticate('bearer realm="mcp"')).toEqual({});
   });
+
+  it('reads a DPoP challenge (RFC 9449 §7.1): its parameters, that DPoP is offered, and its algs', () => {
+    expect(parseWwwAuthenticate('DPoP error="use_dpop_nonce", resource_metadata="https://x.example/prm"')).toEqual({
+      error: 'use_dpop_nonce',
+      resourceMetadata: 'https://x.example/prm',
+      offersDpop: true,
+    });
+    expect(parseWwwAuthenticate('Bearer scope="a", resource_metadata="https://x.example/prm", DPoP algs="ES256 PS256"')).toEqual({
+      scope: 'a',
+      resourceMetadata: 'https://x.example/prm',
+      offersDpop: true,
+      dpopAlgs: ['ES256', 'PS256'],
+    });
+    expect(parseWwwAuthenticate('Bearer scope="a"')?.offersDpop).toBeUndefined();
+  });
 });

@@ -1,4 +1,7 @@
-/** The parameters of a `Bearer` challenge in a `WWW-Authenticate` header (RFC 6750, RFC 9728). */
+/**
+ * The parameters of a `Bearer` challenge in a `WWW-Authenticate` header (RFC 6750, RFC 9728), or
+ * of a `DPoP` one (RFC 9449 §7.1: same parameters, plus `algs`).
+ */
 export interface BearerChallenge {
   /** `resource_metadata`: where the protected-resource metadata lives (RFC 9728 §5.1). */
   resourceMetadata?: string;
@@ -8,19 +11,25 @@ export interface BearerChallenge {
   error?: string;
   /** `error_description`. */
   errorDescription?: string;
+  /** True when the server offered the `DPoP` scheme (RFC 9449 §7.1): it accepts DPoP-bound tokens. */
+  offersDpop?: boolean;
+  /** `algs` of the `DPoP` challenge: the proof algorithms the server accepts, when it lists them. */
+  dpopAlgs?: string[];
 }
 
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+/;
 
 /**
- * Parses a `WWW-Authenticate` header value and returns the parameters of its `Bearer` challenge,
- * or `undefined` when there is none. Handles several challenges, quoted strings and escapes.
+ * Parses a `WWW-Authenticate` header value and returns the parameters of its `Bearer` challenge
+ * (those of its `DPoP` challenge fill what the `Bearer` one leaves out), or `undefined` when there
+ * is neither. Handles several challenges, quoted strings and escapes.
  */
 export function parseWwwAuthenticate(header: string | null | undefined): BearerChallenge | undefined {
   if (!header) return undefined;
   let rest = header.trim();
   let current: Record<string, string> | undefined;
   let bearer: Record<string, string> | undefined;
+  let dpop: Record<string, string> | undefined;
   while (rest.length > 0) {
     rest = rest.replace(/^[\s,]+/, '');
     const name = TOKEN.exec(rest)?.[0];
@@ -48,14 +57,21 @@ export function parseWwwAuthenticate(header: string | null | undefined): BearerC
       // A new auth scheme starts (possibly followed by a token68, which is skipped).
       current = {};
       if (name.toLowerCase() === 'bearer' && !bearer) bearer = current;
+      if (name.toLowerCase() === 'dpop' && !dpop) dpop = current;
       rest = afterName.replace(/^[A-Za-z0-9\-._~+/]+=*(?=\s*(,|$))/, '');
     }
   }
-  if (!bearer) return undefined;
+  if (!bearer && !dpop) return undefined;
+  const params = { ...dpop, ...bearer };
   const challenge: BearerChallenge = {};
-  if (bearer.resource_metadata) challenge.resourceMetadata = bearer.resource_metadata;
-  if (bearer.scope) challenge.scope = bearer.scope;
-  if (bearer.error) challenge.error = bearer.error;
-  if (bearer.error_description) challenge.errorDescription = bearer.error_description;
+  if (params.resource_metadata) challenge.resourceMetadata = params.resource_metadata;
+  if (params.scope) challenge.scope = params.scope;
+  if (params.error) challenge.error = params.error;
+  if (params.error_description) challenge.errorDescription = params.error_description;
+  if (dpop) {
+    challenge.offersDpop = true;
+    const algs = dpop.algs?.split(/\s+/).filter((alg) => alg !== '');
+    if (algs?.length) challenge.dpopAlgs = algs;
+  }
   return challenge;
 }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
 import { createMcpHandler, McpServer } from '@modelcontextprotocol/server';
+import { verifyDpopProof, type VerifiedDpopProof } from './dpop-servers.js';
 
 /** What a token verifier reports about a valid access token. */
 export interface VerifiedToken {
@@ -11,6 +12,22 @@ export interface VerifiedToken {
   scope: string;
   /** Client id. */
   clientId: string;
+  /** RFC 7638 thumbprint of the key a DPoP-bound token is bound to (`cnf.jkt`). */
+  jkt?: string;
+}
+
+/** DPoP (RFC 9449) at the MCP endpoint of {@link startProtectedMcpServer}. */
+export interface ProtectedMcpServerDpop {
+  /** Publish `dpop_bound_access_tokens_required: true` in the protected-resource metadata. */
+  requiredInMetadata?: boolean;
+  /** The challenge's `algs`. @default 'ES256' */
+  algs?: string;
+  /**
+   * Nonces (RFC 9449 §9): `none` (the default) asks for none; `required` answers a proof without
+   * the nonce `rs-nonce-1` with `401 use_dpop_nonce` and a `DPoP-Nonce` header; `forever` answers
+   * every proof so, with a new nonce each time (a hostile server).
+   */
+  nonce?: 'none' | 'required' | 'forever';
 }
 
 /** Options of {@link startProtectedMcpServer}. */
@@ -34,6 +51,12 @@ export interface ProtectedMcpServerOptions {
   era?: '2025' | '2026-07-28';
   /** JSON-RPC methods let through without a token, as servers that protect only later requests do. @default none */
   unprotectedMethods?: string[];
+  /**
+   * Accept DPoP-bound tokens (`Authorization: DPoP` with a proof checked by {@link verifyDpopProof},
+   * bound to the token's key) and offer the `DPoP` scheme in challenges. A DPoP-bound token sent as
+   * `Bearer` is refused. Without it only `Bearer` is read.
+   */
+  dpop?: ProtectedMcpServerDpop;
 }
 
 /** One request to the MCP endpoint, as {@link startProtectedMcpServer} saw it. */
@@ -46,6 +69,12 @@ export interface SeenMcpRequest {
   clientName: string | undefined;
   /** The HTTP status of the answer. */
   status: number;
+  /** The `Authorization` scheme, when there was one. */
+  scheme?: string;
+  /** The checked DPoP proof, when one came. */
+  dpopProof?: VerifiedDpopProof;
+  /** Why a DPoP proof was refused. */
+  dpopError?: string;
 }
 
 /**
@@ -65,6 +94,7 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
   const adminScope = options.adminScope ?? 'mcp:admin';
   const accepted: VerifiedToken[] = [];
   const seen: SeenMcpRequest[] = [];
+  let rsNonces = 0;
   const buildServer = (caller: () => VerifiedToken | undefined) => {
     const server = new McpServer({ name: 'protected-fixture', version: '1.0.0' });
     server.registerTool('whoami', { description: 'Returns the client id and scope of the caller.' }, async (ctx) => {
@@ -84,14 +114,14 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
   let origin = '';
   const resource = () => `${origin}/mcp`;
   const prmUrl = () => `${origin}/.well-known/oauth-protected-resource/mcp`;
-  const challenge = (res: ServerResponse, status: number, params: Record<string, string>) => {
+  const challenge = (res: ServerResponse, status: number, params: Record<string, string>, extraHeaders: Record<string, string> = {}) => {
     const header = [
-      'Bearer',
+      options.dpop ? `DPoP algs="${options.dpop.algs ?? 'ES256'}",` : 'Bearer',
       Object.entries(params)
         .map(([k, v]) => `${k}="${v}"`)
         .join(', '),
     ].join(' ');
-    res.writeHead(status, { 'www-authenticate': header, 'content-type': 'application/json' });
+    res.writeHead(status, { 'www-authenticate': header, 'content-type': 'application/json', ...extraHeaders });
     res.end(JSON.stringify({ error: params.error ?? 'unauthorized' }));
   };
   const handle = async (req: IncomingMessage, res: ServerResponse, body: string) => {
@@ -104,6 +134,7 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
           authorization_servers: options.authorizationServers(),
           scopes_supported: options.scopesSupported,
           bearer_methods_supported: ['header'],
+          ...(options.dpop?.requiredInMetadata ? { dpop_bound_access_tokens_required: true } : {}),
         }),
       );
       return;
@@ -113,7 +144,9 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
       return;
     }
     const auth = req.headers.authorization;
-    const token = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
+    const scheme = auth?.split(' ')[0];
+    const token =
+      auth?.startsWith('Bearer ') || (options.dpop && auth?.startsWith('DPoP ')) ? auth.slice(auth.indexOf(' ') + 1) : undefined;
     type Message = {
       method?: string;
       params?: { name?: string; clientInfo?: { name?: string }; _meta?: Record<string, { name?: string }> };
@@ -125,10 +158,29 @@ export async function startProtectedMcpServer(options: ProtectedMcpServerOptions
       clientName: message?.params?.clientInfo?.name ?? message?.params?._meta?.['io.modelcontextprotocol/clientInfo']?.name,
       status: 0,
     };
+    if (scheme) entry.scheme = scheme;
     seen.push(entry);
     res.on('finish', () => (entry.status = res.statusCode));
+    if (options.dpop && token && scheme === 'DPoP') {
+      const checked = await verifyDpopProof(req.headers['dpop'], { htm: req.method ?? '', htu: resource(), accessToken: token });
+      if (!checked.ok) {
+        entry.dpopError = checked.error;
+        return challenge(res, 401, { error: 'invalid_dpop_proof', error_description: checked.error, resource_metadata: prmUrl() });
+      }
+      entry.dpopProof = checked.proof;
+      const wanted =
+        options.dpop.nonce === 'forever' ? `rs-nonce-${++rsNonces}` : options.dpop.nonce === 'required' ? 'rs-nonce-1' : undefined;
+      if (wanted !== undefined && (options.dpop.nonce === 'forever' || checked.proof.nonce !== wanted)) {
+        return challenge(res, 401, { error: 'use_dpop_nonce', resource_metadata: prmUrl() }, { 'DPoP-Nonce': wanted });
+      }
+    }
     const unprotected = !token && message?.method !== undefined && options.unprotectedMethods?.includes(message.method) === true;
-    const verified = token ? await options.verifyAccessToken(token) : undefined;
+    const found = token ? await options.verifyAccessToken(token) : undefined;
+    // A DPoP-bound token counts only with a proof of its key (RFC 9449 §7); a bearer token only as Bearer.
+    const verified =
+      found && (found.jkt === undefined ? scheme === 'Bearer' : scheme === 'DPoP' && entry.dpopProof?.jkt === found.jkt)
+        ? found
+        : undefined;
     const audiences = verified ? [verified.audience].flat() : [];
     if (!unprotected && (!verified || !audiences.includes(resource()))) {
       return challenge(res, 401, { resource_metadata: prmUrl(), scope: requiredScope, ...(token ? { error: 'invalid_token' } : {}) });

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Provider, { type ClientMetadata } from 'oidc-provider';
@@ -17,10 +18,14 @@ export async function startOidcAuthorizationServer(
     accessTokenTtl?: number;
     /** Pre-registered clients (for example a `client_credentials` client). @default none */
     clients?: ClientMetadata[];
+    /** Require a server-supplied nonce in every DPoP proof at the token endpoint (RFC 9449 §8). @default false */
+    dpopNonce?: boolean;
   } = {},
 ): Promise<{
   issuer: string;
   provider: Provider;
+  /** Every token-endpoint request: whether it carried a DPoP proof, and the answer's status and `DPoP-Nonce`. */
+  tokenRequests: Array<{ dpop: boolean; status: number; nonce: string | undefined }>;
   verifyAccessToken: (token: string) => Promise<VerifiedToken | undefined>;
   close: () => Promise<void>;
 }> {
@@ -36,6 +41,8 @@ export async function startOidcAuthorizationServer(
       registration: { enabled: true },
       clientCredentials: { enabled: true },
       devInteractions: { enabled: true },
+      // DPoP (RFC 9449) is on by default in oidc-provider 9: metadata, proofs, `cnf.jkt` binding.
+      dPoP: { enabled: true, ...(options.dpopNonce ? { nonceSecret: randomBytes(32), requireNonce: () => true } : {}) },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => undefined as unknown as string,
@@ -57,15 +64,34 @@ export async function startOidcAuthorizationServer(
     },
     findAccount: (_ctx, accountId) => ({ accountId, claims: () => ({ sub: accountId }) }),
   });
-  http.on('request', provider.callback());
+  const tokenRequests: Array<{ dpop: boolean; status: number; nonce: string | undefined }> = [];
+  const handle = provider.callback();
+  http.on('request', (req, res) => {
+    if (req.url?.split('?')[0] === '/token') {
+      const seen = { dpop: req.headers['dpop'] !== undefined, status: 0, nonce: undefined as string | undefined };
+      tokenRequests.push(seen);
+      res.on('finish', () => {
+        seen.status = res.statusCode;
+        const nonce = res.getHeader('dpop-nonce');
+        if (typeof nonce === 'string') seen.nonce = nonce;
+      });
+    }
+    void handle(req, res);
+  });
   return {
     issuer,
     provider,
+    tokenRequests,
     async verifyAccessToken(token) {
       // A user's token, or one of the client credentials grant.
       const found = (await provider.AccessToken.find(token)) ?? (await provider.ClientCredentials.find(token));
       if (!found || found.isExpired) return undefined;
-      return { audience: found.aud as string | string[] | undefined, scope: found.scope ?? '', clientId: found.clientId ?? '' };
+      return {
+        audience: found.aud as string | string[] | undefined,
+        scope: found.scope ?? '',
+        clientId: found.clientId ?? '',
+        ...(found.jkt ? { jkt: found.jkt } : {}),
+      };
     },
     close: () =>
       new Promise<void>((resolve) => {
