@@ -9,7 +9,7 @@ export {
   HOST_TOOLS_SERVER_NAME,
   DEFAULT_RESOURCE_TOOL_MAX_LENGTH,
 } from './tool-call/resource-tools.js';
-export type { McpToolHostOptions, HostStores, HostLimits } from './host-options.js';
+export type { McpToolHostOptions, HostStores, HostLimits, SkillsOptions } from './host-options.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
@@ -36,6 +36,11 @@ export type {
   TraceContext,
 } from './client-features/index.js';
 export type { HostResources, HostResource, HostResourceTemplate } from './host-resources.js';
+export type { HostSkills, HostSkill, LoadedSkill, LoadedSkillFile, SkillLoadOptions, SkillReference } from './skills/host-skills.js';
+export type { SkillCommand } from './skills/skill-commands.js';
+export type { SkillFileInfo } from './skills/skill-text.js';
+export { ACTIVATE_SKILL_TOOL_NAME, DEFAULT_SKILL_MAX_LENGTH } from './skills/skill-text.js';
+export { SKILL_APPROVAL_PREFIX } from './skills/authorise-skill.js';
 // What host users need from @toolhost/contract (the rest is imported from it directly).
 export { ToolhostError } from '@toolhost/contract';
 export type {

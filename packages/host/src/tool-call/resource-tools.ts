@@ -35,8 +35,8 @@ export interface ResourceToolsDeps {
 
 /** A host-provided tool: a callable whose calls the host answers itself. */
 export interface HostProvidedTool extends CallableTool {
-  /** Answer one call. */
-  readonly run: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined) => Promise<CallToolResult>;
+  /** Answer one call (`toolCallId`: the call's id, for a confirmation the tool asks itself). */
+  readonly run: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined, toolCallId?: string) => Promise<CallToolResult>;
 }
 
 const READ_ONLY = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
