@@ -1,7 +1,8 @@
-import { McpToolHost, type HostError, type ServerStatusView, type ToolCallResult, type UiHooks } from '@toolhost/host';
+import { HostError, McpToolHost, type ServerStatusView, type ToolCallResult, type UiHooks } from '@toolhost/host';
 import { createRedirectFollowingOpener } from '@toolhost/oauth';
 import { freePort } from './free-port.js';
 import { oauthSettings } from './oauth-settings.js';
+import { loadsSkills } from './skill-plan.js';
 import { planToolCalls } from './tool-plan.js';
 
 /** What the conformance runner gives the client. */
@@ -57,6 +58,31 @@ export function answeredByServer(error: HostError): boolean {
 }
 
 /**
+ * The skills of the server, as a host uses them: listed at discovery (no file read), then, as a
+ * user asking for each in turn would (see {@link loadsSkills}), each one loaded through
+ * `host.skills.load`, which reads its `SKILL.md` and verifies it against the listed entry. A
+ * skill that fails verification is the server's fault: it is reported and not used, and nothing
+ * else of it is read.
+ */
+async function useSkills(host: McpToolHost, input: ScenarioInput): Promise<void> {
+  const skills = host.skills.list({ serverName: SERVER_NAME });
+  if (skills.length === 0) return;
+  input.log(`skills: ${skills.map((skill) => skill.name).join(', ')}`);
+  if (!loadsSkills(input.scenario)) return;
+  for (const skill of skills) {
+    try {
+      const loaded = await host.skills.load({ serverName: SERVER_NAME, name: skill.skillName });
+      input.log(
+        `skill ${skill.name} loaded (${loaded.body.length} characters of instructions, ${loaded.verified ? 'verified' : 'dynamic'})`,
+      );
+    } catch (error) {
+      if (!HostError.isInstance(error) || error.code !== 'SKILL_VERIFICATION_FAILED') throw error;
+      input.log(`skill ${skill.name} refused: ${error.message}`);
+    }
+  }
+}
+
+/**
  * Runs one scenario through McpToolHost, as an agent would: connect and discover (signing in when
  * the server asks for it), then make the calls of {@link planToolCalls}. Elicitations are
  * accepted without changes, so the host's SEP-1034 defaults are what the server receives. A 401
@@ -64,7 +90,8 @@ export function answeredByServer(error: HostError): boolean {
  * as a user does after `/mcp` says "Authentication: required".
  *
  * Resolves when every step was performed (a failed call that is the server's own answer is
- * logged and does not count); throws when the server cannot be reached or a step failed.
+ * logged and does not count); throws when the server cannot be reached or a step failed. Skills
+ * (SEP-2640) are listed, then used as {@link useSkills} says.
  */
 export async function runScenario(input: ScenarioInput): Promise<void> {
   const openBrowser = createRedirectFollowingOpener();
@@ -83,6 +110,8 @@ export async function runScenario(input: ScenarioInput): Promise<void> {
     settings: { mcpServers: { [SERVER_NAME]: serverEntry(input, await freePort()) } },
     clientInfo: { name: 'toolhost-conformance-client', version: '0.0.0' },
     ui,
+    // The Skills extension (SEP-2640): declared, skills listed at discovery, loaded on request.
+    skills: true,
   });
   let signIns = 0;
   host.on('sign-in-start', (event) => {
@@ -117,6 +146,7 @@ export async function runScenario(input: ScenarioInput): Promise<void> {
     input.log(
       `connected (MCP ${server.protocolVersion ?? 'revision unknown'}); tools: ${server.tools.map((tool) => tool.serverToolName).join(', ') || '(none)'}`,
     );
+    await useSkills(host, input);
     for (const call of planToolCalls(host.servers.listTools({ serverName: SERVER_NAME }), input.context)) {
       let result: ToolCallResult = await host.callTool({ name: call.name, arguments: call.arguments });
       while (result.error?.code === 'AUTH_REQUIRED' && signIns < MAX_SIGN_INS) {

@@ -102,6 +102,12 @@ export const ERROR_CODES = {
   PROMPT_NOT_FOUND: 'No registered prompt has this name.',
   /** No connected server lists this resource. */
   RESOURCE_NOT_FOUND: 'No connected server lists this resource.',
+  /** No connected server lists a skill (Skills extension) under this name, or skills are not enabled. */
+  SKILL_NOT_FOUND:
+    'No connected server lists a skill under this name (or a file of it at this path), or the host was created without `skills`.',
+  /** A skill file failed verification against its skill entry (size, digest or `SKILL.md` frontmatter); it was not loaded. */
+  SKILL_VERIFICATION_FAILED:
+    "A skill file read from a server does not match the server's skill entry (its size, its SHA-256 digest, or for `SKILL.md` its frontmatter); it was not loaded.",
   /** The model's arguments do not match the tool's input schema; the server was not called. */
   INVALID_TOOL_ARGUMENTS:
     "The model's arguments do not match the tool's input schema (or are not a JSON object); the server was not called.",

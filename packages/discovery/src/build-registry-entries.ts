@@ -1,7 +1,7 @@
 import type { ToolNamePolicy } from '@toolhost/contract';
 import { assignToolNames, generateValidName } from '@toolhost/schema-sanitizer';
 import type { ServerOfferings } from './discover-server.js';
-import type { RegisteredPrompt, RegisteredResource, RegisteredResourceTemplate, RegisteredTool } from './manager-types.js';
+import type { RegisteredPrompt, RegisteredResource, RegisteredResourceTemplate, RegisteredSkill, RegisteredTool } from './manager-types.js';
 
 /** What one connected server offers, in settings order. */
 export interface ConnectedOfferings {
@@ -21,6 +21,8 @@ export interface RegistryEntries {
   resources: RegisteredResource[];
   /** Resource templates. */
   resourceTemplates: RegisteredResourceTemplate[];
+  /** Skills. */
+  skills: RegisteredSkill[];
 }
 
 /** How tools are named: names the host keeps for itself, and the vendor's naming policy. */
@@ -37,7 +39,7 @@ export interface NamingOptions {
  * (first server keeps the bare name, later ones `server__name`, then a stable hash).
  */
 export function buildRegistryEntries(servers: readonly ConnectedOfferings[], options: NamingOptions = {}): RegistryEntries {
-  const entries: RegistryEntries = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+  const entries: RegistryEntries = { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
   const tools = servers.flatMap(({ serverName, offerings }) => uniqueByName(offerings.tools).map((tool) => ({ serverName, tool })));
   const toolNames = assignToolNames(
     tools.map(({ serverName, tool }) => ({ serverName, toolName: tool.name })),
@@ -62,6 +64,9 @@ export function buildRegistryEntries(servers: readonly ConnectedOfferings[], opt
     }
     for (const resourceTemplate of offerings.resourceTemplates) {
       entries.resourceTemplates.push({ serverName, uriTemplate: resourceTemplate.uriTemplate, resourceTemplate });
+    }
+    for (const skill of offerings.skills) {
+      entries.skills.push({ serverName, uri: skill.uri, name: skill.frontmatter.name, skill });
     }
   }
   return entries;

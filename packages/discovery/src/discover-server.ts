@@ -1,11 +1,13 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Client, RequestOptions, Prompt, Resource, ResourceTemplateType, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import { DiscoveryError } from './discovery-error.js';
 import { headerDeclarationProblem } from './header-declarations.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
 import { describeIssues, isRecord, judgeItems, LIST_ITEMS, type InvalidItem, type ListMethod } from './judge-list-items.js';
 import { listAllPages, type ListPage } from './list-all-pages.js';
 import { setAsideItems, type JudgedListResult } from './list-answer-filter.js';
+import { listServerSkills, skillListingFailure, type ExcludedSkill, type SkillListingResult } from './skill-listing.js';
 import { isModernRevision } from './version-negotiation.js';
 
 /** Everything one server offers, after the tool filter. */
@@ -18,6 +20,8 @@ export interface ServerOfferings {
   resources: Resource[];
   /** Resource templates. */
   resourceTemplates: ResourceTemplateType[];
+  /** Skills (the Skills extension, SEP-2640): entries only, no skill file is read at discovery. */
+  skills: Skill[];
 }
 
 /** Which lists to read. */
@@ -53,6 +57,13 @@ export interface DiscoverServerOptions {
   checkHeaderDeclarations?: boolean | undefined;
   /** Told, on every listing of tools, which tools were left out and why. */
   onExcludedTools?: ((excluded: ExcludedTool[]) => void) | undefined;
+  /**
+   * List the skills of a server that declares the Skills extension (`skills/list`, see
+   * `listServerSkills`); otherwise, or without it, the `skills` kind is always empty. @default false
+   */
+  skills?: boolean | undefined;
+  /** Told, on every listing of skills, which skills were left out and why. */
+  onExcludedSkills?: ((excluded: ExcludedSkill[]) => void) | undefined;
 }
 
 /** A tool that discovery left out because the client could not call it correctly. */
@@ -189,7 +200,7 @@ async function judgedPage<T>(
   };
 }
 
-const LIST_READERS: { [K in OfferingKind]: ListReader<K> } = {
+const LIST_READERS: { [K in Exclude<OfferingKind, 'skills'>]: ListReader<K> } = {
   tools: {
     capability: 'tools',
     method: 'tools/list',
@@ -218,12 +229,24 @@ function ttlOf(page: object): number | undefined {
   return typeof ttl === 'number' && Number.isFinite(ttl) ? ttl : undefined;
 }
 
-const ALL_KINDS: readonly OfferingKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+const ALL_KINDS: readonly OfferingKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates', 'skills'];
+
+/** The skills of a server (see `listServerSkills`), or none when skills are not asked for. */
+async function readSkills(options: DiscoverServerOptions, request: RequestOptions): Promise<SkillListingResult> {
+  if (!options.skills) return { skills: [], excluded: [] };
+  try {
+    return await listServerSkills(options.client, request);
+  } catch (error) {
+    if (options.signal?.aborted) throw error;
+    return isMethodNotFound(error) ? { skills: [], excluded: [] } : skillListingFailure(error);
+  }
+}
 
 /**
  * List every page of the tools, prompts, resources and resource templates of a connected
- * server. A list is only requested when the server declares the matching capability, and a
- * MethodNotFound answer counts as "none". Tools are filtered by the entry's tool filter.
+ * server, and with `skills` its skills (entries only). A list is only requested when the server
+ * declares the matching capability (the extension, for skills), and a MethodNotFound answer
+ * counts as "none". Tools are filtered by the entry's tool filter.
  */
 export async function discoverServer(options: DiscoverServerOptions): Promise<Partial<ServerOfferings>> {
   const { client, signal, timeout } = options;
@@ -238,7 +261,14 @@ export async function discoverServer(options: DiscoverServerOptions): Promise<Pa
   };
   const result: Partial<ServerOfferings> = {};
   const readKind = async <K extends OfferingKind>(kind: K): Promise<void> => {
-    const reader: ListReader<K> = LIST_READERS[kind];
+    if (kind === 'skills') {
+      const listing = await readSkills(options, request);
+      if (listing.ttlMs !== undefined) options.onFreshness?.('skills', listing.ttlMs);
+      options.onExcludedSkills?.(listing.excluded);
+      result.skills = listing.skills;
+      return;
+    }
+    const reader = LIST_READERS[kind as Exclude<K, 'skills'>] as ListReader<K>;
     const invalid: InvalidItem[] = [];
     const items = capabilities[reader.capability]
       ? await readList(options, reader.method, async (cursor) => {

@@ -13,6 +13,7 @@ export type {
   RegisteredPrompt,
   RegisteredResource,
   RegisteredResourceTemplate,
+  RegisteredSkill,
   RequestOptions,
   ServerSetChange,
 } from './manager-types.js';
@@ -25,6 +26,8 @@ export type { StderrEvent } from '@toolhost/transport';
 export { probeServer, DEFAULT_PROBE_TIMEOUT_MS } from './probe-server.js';
 export { versionNegotiationOptions, isModernRevision, STDIO_PROBE_TIMEOUT_MS } from './version-negotiation.js';
 export type { ExcludedTool } from './discover-server.js';
+export { MAX_SKILLS_PER_SERVER, MAX_SKILL_FRONTMATTER_BYTES, declaresSkills } from './skill-listing.js';
+export type { ExcludedSkill } from './skill-listing.js';
 export type { ProbeServerOptions, ProbeResult } from './probe-server.js';
 export { isToolEnabled } from './is-tool-enabled.js';
 export type { ToolFilter } from './is-tool-enabled.js';

@@ -9,7 +9,8 @@ import type { ServerState } from './server-state.js';
 const LIST_KINDS: Record<ListKind, OfferingKind[]> = {
   tools: ['tools'],
   prompts: ['prompts'],
-  resources: ['resources', 'resourceTemplates'],
+  // Skills are resources: a server announces a changed skill list with resources/list_changed.
+  resources: ['resources', 'resourceTemplates', 'skills'],
 };
 
 /** Options of {@link startListRefreshers}. */
@@ -26,6 +27,8 @@ export interface StartListRefreshersOptions {
   recheckMs: number;
   /** Page limit of list requests. */
   maxPages?: number | undefined;
+  /** List skills too (servers that declare the Skills extension). */
+  skills?: boolean | undefined;
   /** The server's offerings changed (already stored in `state.offerings`). */
   onChange: () => void;
   /** A refresh failed; the old lists stay registered. */
@@ -65,6 +68,7 @@ const KIND_OF: Record<OfferingKind, ListKind> = {
   prompts: 'prompts',
   resources: 'resources',
   resourceTemplates: 'resources',
+  skills: 'resources',
 };
 
 /**
@@ -103,6 +107,10 @@ async function refreshList(options: StartListRefreshersOptions, kinds: OfferingK
       checkHeaderDeclarations: appliesHeaderRules(session.transportType, session.client.getNegotiatedProtocolVersion()),
       onExcludedTools: (excluded) => {
         if (current()) state.excludedTools = excluded;
+      },
+      skills: options.skills,
+      onExcludedSkills: (excluded) => {
+        if (current()) state.excludedSkills = excluded;
       },
     });
   const same = (fresh: Partial<ServerOfferings>) =>

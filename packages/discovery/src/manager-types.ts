@@ -7,12 +7,14 @@ import type {
   ServerCapabilities,
   Tool,
 } from '@modelcontextprotocol/client';
+import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type { McpServerConfig } from '@toolhost/config';
 import type { ToolNamePolicy } from '@toolhost/contract';
 import type { TransportOptions } from './connect-client.js';
 import type { ExcludedTool } from './discover-server.js';
 import type { DiscoveryError } from './discovery-error.js';
 import type { ReconnectOptions } from './reconnect-delay.js';
+import type { ExcludedSkill } from './skill-listing.js';
 import type { RegistryDiff } from './registry.js';
 import type { DiscoveryState, McpServerStatus } from './server-status.js';
 
@@ -70,6 +72,13 @@ export interface ServerSnapshot {
   resources: Resource[];
   /** Resource templates offered. */
   resourceTemplates: ResourceTemplateType[];
+  /**
+   * Skills offered (the Skills extension, SEP-2640; listed only with the manager's `skills`
+   * option): the entries as the server listed them, no file read.
+   */
+  skills: Skill[];
+  /** Skills the server listed that were left out (invalid entries, over toolhost's bounds), with the reason. */
+  excludedSkills: ExcludedSkill[];
   /** The server's `instructions` from `initialize`. */
   instructions: string | undefined;
   /** Name and version the server reported. */
@@ -138,6 +147,21 @@ export interface RegisteredResourceTemplate {
   resourceTemplate: ResourceTemplateType;
 }
 
+/** A skill in the registry (the Skills extension, SEP-2640); keyed by server and `SKILL.md` URI. */
+export interface RegisteredSkill {
+  /** Server that offers it. */
+  serverName: string;
+  /** The URI of its `SKILL.md`. */
+  uri: string;
+  /** Its name (`frontmatter.name`, checked by the SDK against the Agent Skills naming rules). */
+  name: string;
+  /**
+   * The entry exactly as the server listed it: what the skill's files are verified against when
+   * they are read. Its description is server text: escape it before showing it.
+   */
+  skill: Skill;
+}
+
 /** Events of {@link McpServerManager}, by name. */
 export interface McpServerManagerEvents {
   /** A server's status changed. */
@@ -167,6 +191,8 @@ export interface McpServerManagerEvents {
     /** What changed among resource templates. */
     templates: RegistryDiff<RegisteredResourceTemplate>;
   };
+  /** The skill registry changed in one step. */
+  'skills-change': RegistryDiff<RegisteredSkill>;
   /** Servers were added, removed or changed at runtime (see {@link ServerSetChange}). */
   'servers-change': ServerSetChange;
   /** A connected server had an error that did not change its status (a failed refresh), or reconnecting gave up. */
@@ -213,6 +239,13 @@ export interface McpServerManagerOptions {
    * registered under a name valid under it. @default DEFAULT_TOOL_NAME_POLICY of `@toolhost/contract`
    */
   toolNamePolicy?: ToolNamePolicy;
+  /**
+   * List the skills of servers that declare the Skills extension (`io.modelcontextprotocol/skills`,
+   * SEP-2640): entries only (no skill file is read), bounded per server, listed again on
+   * `resources/list_changed`. The client must declare the extension itself (see `createClient`).
+   * @default false
+   */
+  skills?: boolean;
   /** Page limit of each list request. @default 100 */
   maxPages?: number;
   /** Trailing delay that merges a burst of `list_changed` notifications into one refresh. @default 50 */

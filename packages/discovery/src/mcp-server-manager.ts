@@ -9,6 +9,7 @@ import type {
   RegisteredPrompt,
   RegisteredResource,
   RegisteredResourceTemplate,
+  RegisteredSkill,
   RegisteredTool,
   RequestOptions,
   ServerDefinition,
@@ -48,6 +49,8 @@ export class McpServerManager {
   readonly resources: ReadonlyRegistry<RegisteredResource>;
   /** Every resource template, keyed by `resourceKey(serverName, uriTemplate)`. */
   readonly resourceTemplates: ReadonlyRegistry<RegisteredResourceTemplate>;
+  /** Every skill (with the `skills` option), keyed by `resourceKey(serverName, skillMdUri)`. */
+  readonly skills: ReadonlyRegistry<RegisteredSkill>;
 
   readonly #emitter = new TypedEmitter<McpServerManagerEvents>();
   readonly #states = new Map<string, ServerState>();
@@ -71,6 +74,7 @@ export class McpServerManager {
     this.prompts = this.#registries.prompts;
     this.resources = this.#registries.resources;
     this.resourceTemplates = this.#registries.resourceTemplates;
+    this.skills = this.#registries.skills;
     const clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#connector = new ServerConnector({
       createClient:
@@ -79,6 +83,7 @@ export class McpServerManager {
       transportOptions: options.transportOptions,
       reconnect: resolveReconnectOptions(options.reconnect),
       maxPages: options.maxPages,
+      skills: options.skills === true,
       listChangedDebounceMs: options.listChangedDebounceMs ?? 50,
       listChangedRecheckMs: options.listChangedRecheckMs ?? 500,
       isClosed: () => this.#closed,

@@ -32,10 +32,13 @@ export interface ServerConnectorOptions {
   onOfferingsChange: () => void;
   /** Report an error that does not change a status. */
   onServerError: (state: ServerState, error: DiscoveryError) => void;
+  /** List the skills of servers that declare the Skills extension. */
+  skills?: boolean | undefined;
 }
 
 function hasAnything(offerings: ServerOfferings): boolean {
-  return offerings.tools.length + offerings.prompts.length + offerings.resources.length + offerings.resourceTemplates.length > 0;
+  const { tools, prompts, resources, resourceTemplates, skills } = offerings;
+  return tools.length + prompts.length + resources.length + resourceTemplates.length + skills.length > 0;
 }
 
 /** Connects, discovers, refreshes and reconnects servers for {@link McpServerManager}. */
@@ -134,6 +137,7 @@ export class ServerConnector {
         debounceMs: this.#options.listChangedDebounceMs,
         recheckMs: this.#options.listChangedRecheckMs,
         maxPages: this.#options.maxPages,
+        skills: this.#options.skills,
         onChange: this.#options.onOfferingsChange,
         onError: (error) => this.#options.onServerError(state, this.#toDiscoveryError(state, error)),
       });
@@ -183,6 +187,7 @@ export class ServerConnector {
       state.lastStderr = session.stderrTail();
       state.offerings = emptyOfferings();
       state.excludedTools = [];
+      state.excludedSkills = [];
       this.#options.onOfferingsChange();
       await session.close();
       this.#options.setStatus(state, McpServerStatus.DISCONNECTED);
@@ -233,6 +238,10 @@ export class ServerConnector {
       onExcludedTools: (excluded) => {
         state.excludedTools = excluded;
       },
+      skills: this.#options.skills,
+      onExcludedSkills: (excluded) => {
+        state.excludedSkills = excluded;
+      },
     });
   }
 
@@ -250,6 +259,7 @@ export class ServerConnector {
     state.session = undefined;
     state.offerings = emptyOfferings();
     state.excludedTools = [];
+    state.excludedSkills = [];
     this.#options.setStatus(state, McpServerStatus.DISCONNECTED, error);
     this.#options.onOfferingsChange();
     this.#scheduleReconnect(state);

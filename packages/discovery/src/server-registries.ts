@@ -4,12 +4,13 @@ import type {
   RegisteredPrompt,
   RegisteredResource,
   RegisteredResourceTemplate,
+  RegisteredSkill,
   RegisteredTool,
 } from './manager-types.js';
 import { isEmptyDiff, Registry } from './registry.js';
 import type { TypedEmitter } from './typed-emitter.js';
 
-/** The four registries of a manager, rebuilt together and announced through its events. */
+/** The registries of a manager (tools, prompts, resources, resource templates, skills), rebuilt together and announced through its events. */
 export class ServerRegistries {
   /** Tools by registered name. */
   readonly tools = new Registry<RegisteredTool>(
@@ -22,6 +23,8 @@ export class ServerRegistries {
   readonly resources = new Registry<RegisteredResource>((entry) => resourceKey(entry.serverName, entry.uri));
   /** Resource templates by `resourceKey(serverName, uriTemplate)`. */
   readonly resourceTemplates = new Registry<RegisteredResourceTemplate>((entry) => resourceKey(entry.serverName, entry.uriTemplate));
+  /** Skills by `resourceKey(serverName, uri)` (the `SKILL.md` URI). */
+  readonly skills = new Registry<RegisteredSkill>((entry) => resourceKey(entry.serverName, entry.uri));
   readonly #emitter: TypedEmitter<McpServerManagerEvents>;
   readonly #naming: NamingOptions;
 
@@ -38,10 +41,12 @@ export class ServerRegistries {
     const prompts = this.prompts.replace(entries.prompts);
     const resources = this.resources.replace(entries.resources);
     const templates = this.resourceTemplates.replace(entries.resourceTemplates);
+    const skills = this.skills.replace(entries.skills);
     if (!isEmptyDiff(tools)) this.#emitter.emit('tools-change', tools);
     if (!isEmptyDiff(prompts)) this.#emitter.emit('prompts-change', prompts);
     if (!isEmptyDiff(resources) || !isEmptyDiff(templates)) {
       this.#emitter.emit('resources-change', { ...resources, templates });
     }
+    if (!isEmptyDiff(skills)) this.#emitter.emit('skills-change', skills);
   }
 }

@@ -1,6 +1,7 @@
 import type { Implementation, ServerCapabilities } from '@modelcontextprotocol/client';
 import type { CoalescedRunner } from './coalesced-runner.js';
 import type { ExcludedTool, ServerOfferings } from './discover-server.js';
+import type { ExcludedSkill } from './skill-listing.js';
 import { DiscoveryError } from './discovery-error.js';
 import type { ServerDefinition, ServerErrorInfo, ServerSnapshot } from './manager-types.js';
 import type { ListKind, ServerSession } from './server-session.js';
@@ -9,7 +10,7 @@ import { rootCauseCode, rootCauseRetryable } from './root-cause-code.js';
 
 /** Nothing offered. */
 export function emptyOfferings(): ServerOfferings {
-  return { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+  return { tools: [], prompts: [], resources: [], resourceTemplates: [], skills: [] };
 }
 
 /** The public form of an error; `causeCode` is the root cause's stable code (see {@link rootCauseCode}). */
@@ -94,6 +95,8 @@ export class ServerState {
   refreshers = new Map<ListKind, CoalescedRunner>();
   /** Tools of the last listing left out because their definition is unusable (see `ExcludedTool`). */
   excludedTools: ExcludedTool[] = [];
+  /** Skills of the last listing left out (invalid or over toolhost's bounds; see `ExcludedSkill`). */
+  excludedSkills: ExcludedSkill[] = [];
   /** Timers that re-read a list when its `ttlMs` runs out. */
   freshnessTimers = new Map<ListKind, ReturnType<typeof setTimeout>>();
 
@@ -122,6 +125,8 @@ export class ServerState {
       prompts: [...this.offerings.prompts],
       resources: [...this.offerings.resources],
       resourceTemplates: [...this.offerings.resourceTemplates],
+      skills: [...this.offerings.skills],
+      excludedSkills: [...this.excludedSkills],
       instructions: this.instructions,
       serverInfo: this.serverInfo,
       protocolVersion: this.protocolVersion,

@@ -7,6 +7,7 @@ import { needsAuthentication } from './host-auth.js';
 import { maskUrl } from './mask-url.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import type { PromptCommand } from './slash-command.js';
+import type { SkillCommand } from './skills/skill-commands.js';
 import { modelToolDescription } from './tool-call/callable-tool.js';
 
 /** Inputs of {@link buildStatus}. */
@@ -21,6 +22,8 @@ export interface BuildStatusInput {
   readonly tools: readonly RegisteredTool[];
   /** Prompt commands. */
   readonly prompts: readonly PromptCommand[];
+  /** Skill commands. */
+  readonly skills: readonly SkillCommand[];
   /** The host's warnings. */
   readonly warnings: readonly HostWarning[];
 }
@@ -68,6 +71,13 @@ export function buildStatus(input: BuildStatusInput): HostStatus {
       excludedTools: (snapshot?.excludedTools ?? []).map((tool) => ({ serverToolName: tool.name, reason: tool.reason })),
       prompts: input.prompts.filter((prompt) => prompt.serverName === server.name).map((prompt) => prompt.name),
       resourceCount: snapshot?.resources.length ?? 0,
+      skills: input.skills.filter((skill) => skill.serverName === server.name).map((skill) => skill.name),
+      skillCount: snapshot?.skills.length ?? 0,
+      excludedSkills: (snapshot?.excludedSkills ?? []).map((skill) => ({
+        ...(skill.name !== undefined ? { name: escapeControlText(skill.name, { maxLength: 200 }) } : {}),
+        ...(skill.uri !== undefined ? { uri: escapeControlText(skill.uri, { maxLength: 500 }) } : {}),
+        reason: escapeControlText(skill.reason, { maxLength: 1000 }),
+      })),
       ...(lastError !== undefined && !connected ? { lastError } : {}),
       ...(errorCode !== undefined && !connected ? { errorCode } : {}),
       needsAuthentication: !connected && needsAuthentication(snapshot?.lastError),

@@ -21,6 +21,9 @@ const base: ServerStatusView = {
   excludedTools: [],
   prompts: ['poem-writer'],
   resourceCount: 0,
+  skills: [],
+  skillCount: 0,
+  excludedSkills: [],
   needsAuthentication: false,
 };
 

@@ -50,6 +50,11 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
     lines.push(`  ⚠ Tool ${safe(JSON.stringify(tool.serverToolName))} left out: ${safe(tool.reason)}`);
   if (server.prompts.length > 0) lines.push(`  Prompts: ${server.prompts.map((name) => `/${safe(name)}`).join(', ')}`);
   if (server.resourceCount > 0) lines.push(`  Resources: ${server.resourceCount}`);
+  if (server.skillCount > 0) lines.push(`  Skills: ${server.skillCount} (${server.skills.map((name) => `/${safe(name)}`).join(', ')})`);
+  for (const skill of server.excludedSkills)
+    lines.push(
+      `  ⚠ ${skill.name !== undefined ? `Skill "${skill.name}"` : skill.uri !== undefined ? `Skill ${skill.uri}` : 'Skills'} left out: ${skill.reason}`,
+    );
   if (server.needsAuthentication) lines.push(`  Authentication: required — run /mcp auth ${safe(server.name)}`);
   if (server.lastError !== undefined) lines.push(`  Error: ${safe(server.lastError)}`);
   return lines;

@@ -4,42 +4,56 @@ import type { HostCore } from './host-core.js';
 import type { HostPrompts } from './host-prompts.js';
 import type { HostServers, RequestOptions } from './host-servers.js';
 import { runSlashCommand } from './run-slash-command.js';
-import { promptToSlashCommand, type SlashCommand, type SlashCommandResult } from './slash-command.js';
+import { promptToSlashCommand, skillToSlashCommand, type SlashCommand, type SlashCommandResult } from './slash-command.js';
+import type { HostSkills } from './skills/host-skills.js';
 
-/** `host.commands`: slash commands, the built-in `/mcp` and one per MCP prompt. */
+/** `host.commands`: slash commands, the built-in `/mcp`, one per MCP prompt and one per MCP skill. */
 export class HostCommands {
   readonly #core: HostCore;
   readonly #servers: HostServers;
   readonly #prompts: HostPrompts;
+  readonly #skills: HostSkills;
 
   /** @internal */
-  constructor(core: HostCore, servers: HostServers, prompts: HostPrompts) {
+  constructor(core: HostCore, servers: HostServers, prompts: HostPrompts, skills: HostSkills) {
     this.#core = core;
     this.#servers = servers;
     this.#prompts = prompts;
+    this.#skills = skills;
   }
 
-  /** Every slash command, built-ins first, in the shape of the development-tool extension's `commands/get`. */
+  /**
+   * Every slash command, built-ins first, then the prompts, then the skills (with the `skills`
+   * host option), in the shape of the development-tool extension's `commands/get`.
+   */
   list(): SlashCommand[] {
-    return [...BUILT_IN_COMMANDS, ...this.#prompts.list().map(promptToSlashCommand)];
+    const prompts = this.#prompts.list();
+    return [...BUILT_IN_COMMANDS, ...prompts.map(promptToSlashCommand), ...this.#core.skillCommands(prompts).map(skillToSlashCommand)];
   }
 
   /**
    * Run a slash command line: a prompt (`/poem-writer --title="Gemini CLI" --mood="reverent"`,
    * or positional `/poem-writer "Gemini CLI" reverent`) returns its text ready for the model;
-   * `/name --help` describes a prompt's arguments; `/mcp [list|desc|schema] [server]` returns the
+   * `/name --help` describes a prompt's arguments; a skill (`/pdf-processing fill this form`) is
+   * loaded and verified as `host.skills.load` does, the command counting as the user's consent
+   * (as in Gemini CLI: no question, but the host's policy `deny` still refuses), and returns the
+   * skill for the model followed by the text typed after it; `/mcp [list|desc|schema] [server]` returns the
    * status view; `/mcp auth [server]` signs in; `/mcp refresh [server] [--restart]` discovers
    * servers again; `/mcp reload` reads the settings files again; `/mcp enable <server> [--session]`
    * and `/mcp disable <server> [--session]` turn a server on or off (saved in the enablement file
    * unless `--session`).
    *
    * @throws HostError `INVALID_SLASH_COMMAND`, `COMMAND_NOT_FOUND`, `MISSING_PROMPT_ARGUMENTS`,
-   * `SERVER_NOT_CONNECTED`, `REQUEST_FAILED`, `INVALID_RESPONSE`, `SERVER_NOT_FOUND`, `SERVER_BLOCKED`
+   * `SERVER_NOT_CONNECTED`, `REQUEST_FAILED`, `INVALID_RESPONSE`, `SERVER_NOT_FOUND`, `SERVER_BLOCKED`;
+   * for a skill `SKILL_VERIFICATION_FAILED`, `DENIED_BY_POLICY`
    */
   async run(params: { readonly line: string }, options: RequestOptions = {}): Promise<SlashCommandResult> {
     this.#core.assertOpen();
     return runSlashCommand(params.line, {
       prompts: () => this.#core.promptCommands(),
+      skills: () => this.#core.skillCommands(),
+      loadSkill: (skill) =>
+        this.#skills.load({ name: skill.name }, { userInitiated: true, ...(options.signal ? { signal: options.signal } : {}) }),
       getClient: (serverName) => this.#core.manager.getClient(serverName),
       status: () => this.#core.status(),
       authenticate: (serverName) => this.#servers.authenticate({ serverName }, options),

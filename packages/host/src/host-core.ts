@@ -9,6 +9,7 @@ import type { HostEventEmitter, HostWarning } from './host-events.js';
 import type { HostSignIn } from './host-sign-in.js';
 import type { HostStatus } from './host-status.js';
 import { buildPromptCommands } from './prompt-commands.js';
+import { buildSkillCommands, type SkillCommand } from './skills/skill-commands.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import type { PromptCommand } from './slash-command.js';
 
@@ -128,14 +129,27 @@ export class HostCore {
     );
   }
 
+  /**
+   * The skills as slash commands, in registry order: unique names that never take a built-in's or
+   * a prompt command's (see `buildSkillCommands`).
+   */
+  skillCommands(prompts: readonly PromptCommand[] = this.promptCommands()): SkillCommand[] {
+    return buildSkillCommands(this.manager.skills.list(), [
+      ...BUILT_IN_COMMANDS.map((command) => command.name),
+      ...prompts.map((prompt) => prompt.name),
+    ]);
+  }
+
   /** The `/mcp` view as data. */
   status(): HostStatus {
+    const prompts = this.promptCommands();
     return buildStatus({
       discoveryState: this.manager.getDiscoveryState(),
       servers: this.servers,
       snapshots: this.manager.listServers(),
       tools: this.manager.tools.list(),
-      prompts: this.promptCommands(),
+      prompts,
+      skills: this.skillCommands(prompts),
       warnings: this.warnings,
     });
   }

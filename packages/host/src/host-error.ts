@@ -45,6 +45,9 @@ const HOST_ERROR_CODES = [
   'INVALID_RESPONSE',
   'RESOURCE_NOT_FOUND',
   'LIST_FAILED',
+  // Skills (the Skills extension).
+  'SKILL_NOT_FOUND',
+  'SKILL_VERIFICATION_FAILED',
   // OAuth around a request.
   'AUTH_REQUIRED',
   'STEP_UP_FAILED',

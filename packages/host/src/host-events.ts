@@ -65,8 +65,12 @@ export interface HostEvents {
     /** Servers whose `timeout`, `trust` or `description` changed, applied without reconnecting. */
     readonly updated: readonly string[];
   };
-  /** The registered tools, prompts or resources changed (after discovery, a server's `list_changed`, or a runtime change of the servers). */
-  'registry-change': { readonly kind: 'tools' | 'prompts' | 'resources' };
+  /**
+   * The registered tools, prompts, resources or skills changed (after discovery, a server's
+   * `list_changed`, or a runtime change of the servers). For `skills`, give the model the new
+   * `host.skills.instructions()`.
+   */
+  'registry-change': { readonly kind: 'tools' | 'prompts' | 'resources' | 'skills' };
   /** An OAuth sign-in started: show `url` in case the browser does not open. */
   'sign-in-start': { readonly serverName: string; readonly url: string };
   /** A server sent a log message (`notifications/message`). */

@@ -9,6 +9,21 @@ import type { PromptToolsOptions } from './tool-call/prompt-tools.js';
 import type { ResourceToolsOptions } from './tool-call/resource-tools.js';
 import type { TaskStore } from './tasks/task-store.js';
 
+/** Options of the Skills extension (the `skills` host option as an object). */
+export interface SkillsOptions {
+  /**
+   * Offer the model the host's `activate_skill` tool (Gemini CLI's), while at least one skill is
+   * known: `{ name }` loads a skill, `{ name, path }` reads one of its files; each load is
+   * decided per skill (and asked about) as `host.skills.load` decides. @default true
+   */
+  readonly activateTool?: boolean;
+  /**
+   * Longest text of one skill file given to the model, in characters (longer text is cut with a
+   * visible marker), and longest image or audio file, in base64 characters. @default 500000
+   */
+  readonly maxLength?: number;
+}
+
 /** Stores the host keeps decisions and credentials in. */
 export interface HostStores {
   /**
@@ -150,6 +165,18 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
    * @default none
    */
   readonly extensions?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
+  /**
+   * Use MCP skills (the Skills extension, SEP-2640, `io.modelcontextprotocol/skills`): the host
+   * declares the extension to every server, lists the skills of the servers that declare it
+   * (entries only: no skill file is read before a skill is used; at most 256 per server, names
+   * checked, descriptions escaped; listed again on `resources/list_changed`), and offers them as
+   * slash commands (`host.commands`), as `host.skills` (`list`, `instructions`, `load`,
+   * `readFile`) and, unless `activateTool: false`, as the model tool `activate_skill`. Loading a
+   * skill is decided as a tool call is (trust, allow-lists, approvals pinned to the skill's
+   * entry; a skill of an untrusted server asks first) and every file is verified (size, digest,
+   * frontmatter) before it is used. @default false
+   */
+  readonly skills?: boolean | SkillsOptions;
   /**
    * Overall cap of one tool call in milliseconds, however often progress resets the server's timeout.
    * @default 3_600_000 (one hour), never less than the server's timeout

@@ -61,6 +61,23 @@ export interface ServerStatusView {
   readonly prompts: readonly string[];
   /** Number of resources the server offers. */
   readonly resourceCount: number;
+  /** Slash command names of this server's skills (the Skills extension; with the `skills` host option). */
+  readonly skills: readonly string[];
+  /** Number of skills the server offers (with the `skills` host option; 0 without it). */
+  readonly skillCount: number;
+  /**
+   * Skills the server listed that the host left out (an entry the SDK refuses, more than
+   * `MAX_SKILLS_PER_SERVER`, over the size bounds; or `skills/list` failed), with the reason; every
+   * field has control, BiDi and zero-width characters escaped. Empty when none.
+   */
+  readonly excludedSkills: ReadonlyArray<{
+    /** The skill's name, when the entry had one. */
+    readonly name?: string;
+    /** The entry's `SKILL.md` URI, when it had one. */
+    readonly uri?: string;
+    /** Why it was left out. */
+    readonly reason: string;
+  }>;
   /** Why the server is not connected, when it is not. */
   readonly lastError?: string;
   /**

@@ -7,7 +7,7 @@ export { LIST_RESOURCES_TOOL_NAME, READ_RESOURCE_TOOL_NAME, DEFAULT_RESOURCE_TOO
 export type { PromptToolsOptions } from './tool-call/prompt-tools.js';
 export { LIST_PROMPTS_TOOL_NAME, GET_PROMPT_TOOL_NAME, DEFAULT_PROMPT_TOOL_MAX_LENGTH } from './tool-call/prompt-tools.js';
 export { HOST_TOOLS_SERVER_NAME } from './tool-call/host-provided-tool.js';
-export type { McpToolHostOptions, HostStores, HostLimits, HostTaskOptions } from './host-options.js';
+export type { McpToolHostOptions, HostStores, HostLimits, HostTaskOptions, SkillsOptions } from './host-options.js';
 export type { HostTasks, OutstandingTask, TaskRef } from './host-tasks.js';
 export { FileTaskStore, InMemoryTaskStore, TASK_FILE_NAME } from './tasks/task-store.js';
 export type { FileTaskStoreOptions, StoredTask, TaskStore } from './tasks/task-store.js';
@@ -37,6 +37,11 @@ export type {
   TraceContext,
 } from './client-features/index.js';
 export type { HostResources, HostResource, HostResourceTemplate } from './host-resources.js';
+export type { HostSkills, HostSkill, LoadedSkill, LoadedSkillFile, SkillLoadOptions, SkillReference } from './skills/host-skills.js';
+export type { SkillCommand } from './skills/skill-commands.js';
+export type { SkillFileInfo } from './skills/skill-text.js';
+export { ACTIVATE_SKILL_TOOL_NAME, DEFAULT_SKILL_MAX_LENGTH } from './skills/skill-text.js';
+export { SKILL_APPROVAL_PREFIX } from './skills/authorise-skill.js';
 // What host users need from @toolhost/contract (the rest is imported from it directly).
 export { ToolhostError } from '@toolhost/contract';
 export type {

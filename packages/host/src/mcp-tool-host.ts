@@ -1,4 +1,5 @@
 import type { Client } from '@modelcontextprotocol/client';
+import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import { formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
 import { escapeControlText, type HostToolDefinition, type ModelAdapter, type ModelToolCall, type UiHooks } from '@toolhost/contract';
@@ -24,6 +25,9 @@ import type { HostStatus } from './host-status.js';
 import { buildHostWarnings } from './host-warnings.js';
 import { resolveServers, type ResolvedServers } from './resolve-servers.js';
 import { SettingsWatcher } from './settings-watcher.js';
+import { createActivateSkillTool } from './skills/activate-skill-tool.js';
+import { HostSkills, type SkillSettings } from './skills/host-skills.js';
+import { ACTIVATE_SKILL_TOOL_NAME, DEFAULT_SKILL_MAX_LENGTH } from './skills/skill-text.js';
 import { toCallableTool } from './tool-call/callable-tool.js';
 import { checkToolCall } from './tool-call/check-tool-call.js';
 import { runToolCall, type ToolCallResult } from './tool-call/run-tool-call.js';
@@ -110,6 +114,12 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly confirmations: HostConfirmations;
   /** The tasks of long tool calls (with the `tasks` option): list the outstanding ones, resume one after a restart, cancel one. */
   readonly tasks: HostTasks;
+  /**
+   * The servers' skills (the MCP Skills extension, with the `skills` option): list them, give the
+   * model their `instructions()`, load one (verified, after the same confirmation rules as tools)
+   * and read its files.
+   */
+  readonly skills: HostSkills;
 
   readonly #core: HostCore;
   readonly #rootsController: RootsController;
@@ -121,6 +131,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #limits: McpToolHostOptions['limits'];
   readonly #watcher: SettingsWatcher | undefined;
   readonly #hostToolGroups: readonly HostToolGroup[];
+  readonly #skillSettings: SkillSettings;
+  #skillTool: { readonly key: string; readonly tool: HostProvidedTool } | undefined;
   readonly #onConnectionError: 'throw' | 'warn';
   readonly #taskRegistry: TaskRegistry | undefined;
   #callCounter = 0;
@@ -132,7 +144,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const events = new HostEventEmitter();
     this.#clientInfo = options.clientInfo ?? DEFAULT_CLIENT_INFO;
     this.#traceContext = options.traceContext;
-    this.#extensions = options.extensions;
+    this.#skillSettings = resolveSkillSettings(options.skills);
+    this.#extensions = this.#skillSettings.enabled ? { [SKILLS_EXTENSION_ID]: {}, ...options.extensions } : options.extensions;
     this.#limits = options.limits;
     this.#onConnectionError = options.onConnectionError ?? 'warn';
     this.#rootsController = new RootsController({
@@ -162,15 +175,17 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         };
       },
       createClient: (serverName) => this.#createClient(serverName),
-      ...(options.reservedToolNames || options.resourceTools || options.promptTools
+      ...(options.reservedToolNames || options.resourceTools || options.promptTools || this.#skillSettings.activateTool
         ? {
             reservedToolNames: [
               ...(options.reservedToolNames ?? []),
               ...(options.resourceTools ? RESOURCE_TOOL_NAMES : []),
               ...(options.promptTools ? PROMPT_TOOL_NAMES : []),
+              ...(this.#skillSettings.activateTool ? [ACTIVATE_SKILL_TOOL_NAME] : []),
             ],
           }
         : {}),
+      ...(this.#skillSettings.enabled ? { skills: true } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
     this.#core = new HostCore({ servers: resolved.servers, manager, events, auth, ui, warnings: buildHostWarnings(resolved) });
@@ -187,7 +202,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const serverSet = new HostServerSet(this.#core, options, resolved);
     this.servers = new HostServers(this.#core, serverSet);
     this.prompts = new HostPrompts(this.#core);
-    this.commands = new HostCommands(this.#core, this.servers, this.prompts);
+    this.skills = new HostSkills(this.#core, () => runtime, this.#skillSettings);
+    this.commands = new HostCommands(this.#core, this.servers, this.prompts, this.skills);
     this.resources = new HostResources(this.#core);
     this.#hostToolGroups = this.#createHostTools(options);
     const rootsController = this.#rootsController;
@@ -409,9 +425,25 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     return groups;
   }
 
-  /** The host's own tools in use: each group while at least one of its items (resource, prompt) is known. */
+  /**
+   * The host's own tools in use: each group while at least one of its items (resource, prompt) is
+   * known, then the `activate_skill` tool while at least one skill is known.
+   */
   #activeHostTools(): HostProvidedTool[] {
-    return this.#hostToolGroups.flatMap((group) => (group.active() ? [...group.tools.values()] : []));
+    const tools = this.#hostToolGroups.flatMap((group) => (group.active() ? [...group.tools.values()] : []));
+    const skillTool = this.#activeSkillTool();
+    if (skillTool) tools.push(skillTool);
+    return tools;
+  }
+
+  /** The `activate_skill` tool for the skills known now (rebuilt when their names change), or none. */
+  #activeSkillTool(): HostProvidedTool | undefined {
+    if (!this.#skillSettings.activateTool || this.#core.manager.skills.size === 0) return undefined;
+    const names = this.#core.skillCommands().map((command) => command.name);
+    if (names.length === 0) return undefined;
+    const key = JSON.stringify(names);
+    if (this.#skillTool?.key !== key) this.#skillTool = { key, tool: createActivateSkillTool(names, this.skills) };
+    return this.#skillTool.tool;
   }
 
   /** Every tool definition offered, servers' first, narrowed by `filter`. */
@@ -487,6 +519,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       findTool: (name) => {
         const group = this.#hostToolGroups.find((candidate) => candidate.tools.has(name));
         if (group) return group.active() ? group.tools.get(name) : undefined;
+        if (name === ACTIVATE_SKILL_TOOL_NAME && this.#skillSettings.activateTool) return this.#activeSkillTool();
         const entry = manager.tools.resolve(name);
         return entry ? toCallableTool(entry, core.serversByName) : undefined;
       },
@@ -540,6 +573,24 @@ interface HostToolGroup {
   readonly active: () => boolean;
 }
 
+/** The `skills` option, resolved. */
+function resolveSkillSettings(option: McpToolHostOptions['skills']): SkillSettings {
+  if (option === undefined || option === false) return { enabled: false, activateTool: false, maxLength: DEFAULT_SKILL_MAX_LENGTH };
+  const settings = option === true ? {} : option;
+  const { maxLength } = settings;
+  if (maxLength !== undefined && !(Number.isSafeInteger(maxLength) && maxLength > 0)) {
+    throw new HostError({
+      code: 'INVALID_OPTIONS',
+      message: `skills.maxLength must be a positive whole number of characters; got ${String(maxLength)}.`,
+    });
+  }
+  return {
+    enabled: true,
+    activateTool: settings.activateTool ?? true,
+    maxLength: settings.maxLength ?? DEFAULT_SKILL_MAX_LENGTH,
+  };
+}
+
 /** Statuses that are not a connection failure for `onConnectionError: 'throw'`. */
 const FINE_STATUSES = new Set<string>([McpServerStatus.CONNECTED, McpServerStatus.BLOCKED, McpServerStatus.DISABLED]);
 
@@ -572,6 +623,7 @@ function forwardManagerEvents(core: HostCore): void {
   manager.on('tools-change', () => events.emit('registry-change', { kind: 'tools' }));
   manager.on('prompts-change', () => events.emit('registry-change', { kind: 'prompts' }));
   manager.on('resources-change', () => events.emit('registry-change', { kind: 'resources' }));
+  manager.on('skills-change', () => events.emit('registry-change', { kind: 'skills' }));
   manager.on('servers-change', ({ added, removed, restarted, updated }) =>
     events.emit('servers-change', { added, removed, restarted, updated }),
   );

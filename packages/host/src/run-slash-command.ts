@@ -4,11 +4,17 @@ import { HostError } from './host-error.js';
 import type { HostStatus } from './host-status.js';
 import { runPromptCommand } from './prompt-commands.js';
 import { formatPromptHelp, parseSlashCommandLine, type PromptCommand, type SlashCommandResult } from './slash-command.js';
+import type { SkillCommand } from './skills/skill-commands.js';
+import type { LoadedSkill } from './skills/host-skills.js';
 
 /** What running a slash command needs from the host. */
 export interface SlashCommandContext {
   /** The prompt commands. */
   readonly prompts: () => readonly PromptCommand[];
+  /** The skill commands. */
+  readonly skills: () => readonly SkillCommand[];
+  /** Load a skill the user asked for. */
+  readonly loadSkill: (command: SkillCommand) => Promise<LoadedSkill>;
   /** The connected client of a server. */
   readonly getClient: (serverName: string) => Client | undefined;
   /** The current status (for `/mcp`). */
@@ -25,7 +31,7 @@ export interface SlashCommandContext {
   readonly signal?: AbortSignal;
 }
 
-/** Dispatch a slash command line to a built-in command or an MCP prompt. */
+/** Dispatch a slash command line to a built-in command, an MCP prompt or an MCP skill. */
 export async function runSlashCommand(line: string, context: SlashCommandContext): Promise<SlashCommandResult> {
   const { name, args } = parseSlashCommandLine(line);
   if (BUILT_IN_COMMANDS.some((command) => command.name === name)) {
@@ -41,8 +47,22 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
   }
   const prompts = context.prompts();
   const command = prompts.find((prompt) => prompt.name === name);
+  const skills = command ? [] : context.skills();
+  const skill = skills.find((candidate) => candidate.name === name);
+  if (skill) {
+    const loaded = await context.loadSkill(skill);
+    return {
+      kind: 'skill',
+      commandName: skill.name,
+      serverName: skill.serverName,
+      skillName: skill.skillName,
+      skill: loaded,
+      prompt: args,
+      text: args ? `${loaded.text}\n\n${args}` : loaded.text,
+    };
+  }
   if (!command) {
-    const known = [...BUILT_IN_COMMANDS.map((c) => c.name), ...prompts.map((c) => c.name)];
+    const known = [...BUILT_IN_COMMANDS.map((c) => c.name), ...prompts.map((c) => c.name), ...skills.map((c) => c.name)];
     throw new HostError({
       code: 'COMMAND_NOT_FOUND',
       commandName: name,

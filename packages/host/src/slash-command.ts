@@ -1,4 +1,6 @@
 import { HostError } from './host-error.js';
+import type { LoadedSkill } from './skills/host-skills.js';
+import type { SkillCommand } from './skills/skill-commands.js';
 
 /** A slash command, as `commands/get` lists it. */
 export interface SlashCommand {
@@ -63,6 +65,25 @@ export type SlashCommandResult =
       readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: unknown }[];
     }
   | {
+      /**
+       * A skill (the MCP Skills extension) was loaded and verified: `text` is ready to send to the
+       * model: the skill, then what the user typed after the command.
+       */
+      readonly kind: 'skill';
+      /** The command that ran. */
+      readonly commandName: string;
+      /** The server that offers the skill. */
+      readonly serverName: string;
+      /** The skill's own name. */
+      readonly skillName: string;
+      /** The skill as loaded. */
+      readonly skill: LoadedSkill;
+      /** What the user typed after the command, to send after the skill (Gemini CLI's follow-up prompt); `''` when nothing. */
+      readonly prompt: string;
+      /** For the model: the skill's text (`skill.text`), then `prompt` after a blank line when there is one. */
+      readonly text: string;
+    }
+  | {
       /** A built-in command or `--help` produced text for the user (not for the model). */
       readonly kind: 'text';
       /** The command that ran. */
@@ -93,6 +114,16 @@ export function parseSlashCommandLine(line: string): ParsedSlashCommandLine {
     });
   }
   return { name: match[1], args: (match[2] ?? '').trim() };
+}
+
+/** Turn a skill into the `commands/get` shape: one optional argument, the text to send after it. */
+export function skillToSlashCommand(skill: SkillCommand): SlashCommand {
+  return {
+    name: skill.name,
+    description: skill.description || `MCP skill ${skill.skillName} from ${skill.serverName}`,
+    arguments: [{ name: 'prompt', description: 'What to ask the model once the skill is loaded (optional).', isRequired: false }],
+    subCommands: [],
+  };
 }
 
 /** Turn a prompt into the `commands/get` shape. */

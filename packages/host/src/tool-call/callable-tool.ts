@@ -27,7 +27,7 @@ export interface CallableTool {
   /** True for HTTP and SSE servers (OAuth step-up applies). */
   readonly remote: boolean;
   /** For a tool the host provides itself (`list_mcp_resources`...): answers the call instead of a server. */
-  readonly run?: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined) => Promise<CallToolResult>;
+  readonly run?: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined, toolCallId?: string) => Promise<CallToolResult>;
   /** The server's transport (per-call headers need `http`). */
   readonly transportKind: ResolvedServer['transport']['transport'];
 }

@@ -25,7 +25,7 @@ export function executeToolCall(
   signal: AbortSignal | undefined,
   extras: WireExtras = {},
 ): Promise<CallToolResult> {
-  if (tool.run) return tool.run(args, signal);
+  if (tool.run) return tool.run(args, signal, tracker.toolCallId);
   const { serverName, originalName } = tool.definition;
   const client = runtime.getClient(serverName);
   if (!client) {

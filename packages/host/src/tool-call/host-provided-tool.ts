@@ -8,8 +8,8 @@ export const HOST_TOOLS_SERVER_NAME = 'toolhost';
 
 /** A host-provided tool: a callable whose calls the host answers itself. */
 export interface HostProvidedTool extends CallableTool {
-  /** Answer one call. */
-  readonly run: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined) => Promise<CallToolResult>;
+  /** Answer one call (`toolCallId`: the call's id, for a confirmation the tool asks itself). */
+  readonly run: (args: Readonly<Record<string, unknown>>, signal: AbortSignal | undefined, toolCallId?: string) => Promise<CallToolResult>;
 }
 
 /** Annotations of a host tool that only reads what a server offers. */
