@@ -1,8 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
-import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import type { ContentPart, HostToolDefinition } from '@toolhost/contract';
+import type { ContentPart } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
-import { HOST_TOOLS_SERVER_NAME, type HostProvidedTool } from '../tool-call/host-provided-tool.js';
+import { hostTool, type HostProvidedTool } from '../tool-call/host-provided-tool.js';
 import type { HostSkills } from './host-skills.js';
 import { ACTIVATE_SKILL_TOOL_NAME } from './skill-text.js';
 
@@ -48,39 +47,20 @@ function toContent(parts: readonly ContentPart[]): CallToolResult['content'] {
  * the model can read.
  */
 export function createActivateSkillTool(names: readonly string[], skills: HostSkills): HostProvidedTool {
-  const listed = declaration(names);
-  const definition: HostToolDefinition = {
-    name: listed.name,
-    serverName: HOST_TOOLS_SERVER_NAME,
-    originalName: listed.name,
-    description: listed.description ?? '',
-    inputSchema: listed.inputSchema as Record<string, unknown>,
-    annotations: listed.annotations as Record<string, unknown>,
-  };
-  return {
-    definition,
-    listed,
-    callDefinition: listed,
-    timeoutMs: DEFAULT_MCP_TIMEOUT_MS,
-    // The tool only routes: each skill it loads is decided (and asked about) on its own.
-    trust: true,
-    serverIdentity: `host:${HOST_TOOLS_SERVER_NAME}`,
-    remote: false,
-    transportKind: 'stdio',
-    run: async (args, signal, toolCallId) => {
-      const name = String(args.name);
-      const options = { ...(signal ? { signal } : {}), ...(toolCallId !== undefined ? { toolCallId } : {}) };
-      try {
-        if (typeof args.path === 'string' && args.path !== '') {
-          const file = await skills.readFile({ name, path: args.path }, options);
-          return { content: toContent(file.parts) };
-        }
-        const loaded = await skills.load({ name }, options);
-        return { content: toContent(loaded.parts) };
-      } catch (error) {
-        if (!HostError.isInstance(error)) throw error;
-        return { content: [{ type: 'text', text: `Error: ${error.message}` }], isError: true };
+  // Trusted like every host tool: it only routes, and each skill it loads is decided (and asked about) on its own.
+  return hostTool(declaration(names), async (args, signal, toolCallId) => {
+    const name = String(args.name);
+    const options = { ...(signal ? { signal } : {}), ...(toolCallId !== undefined ? { toolCallId } : {}) };
+    try {
+      if (typeof args.path === 'string' && args.path !== '') {
+        const file = await skills.readFile({ name, path: args.path }, options);
+        return { content: toContent(file.parts) };
       }
-    },
-  };
+      const loaded = await skills.load({ name }, options);
+      return { content: toContent(loaded.parts) };
+    } catch (error) {
+      if (!HostError.isInstance(error)) throw error;
+      return { content: [{ type: 'text', text: `Error: ${error.message}` }], isError: true };
+    }
+  });
 }
