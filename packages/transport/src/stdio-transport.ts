@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
-import { deserializeMessage, serializeMessage } from '@modelcontextprotocol/client';
+import { serializeMessage } from '@modelcontextprotocol/client';
+import { parseMessageLine } from './parse-message.js';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { LineReader } from './line-reader.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, errorAnswers, messageTooLarge } from './message-limits.js';
@@ -203,7 +204,7 @@ export class StdioTransport implements Transport {
   #deliver(line: string): void {
     let message: JSONRPCMessage;
     try {
-      message = deserializeMessage(line);
+      message = parseMessageLine(line);
     } catch (error) {
       // A line that is not JSON (stray output) is skipped, as the SDK does; report the others.
       if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
