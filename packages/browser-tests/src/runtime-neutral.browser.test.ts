@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { builtinModules } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findChromium } from '@toolhost-internal/fixtures';
+import { chromiumLaunchOptions } from '@toolhost-internal/fixtures';
 import { hashToolDefinition } from '@toolhost/confirmation';
 import { build, type Plugin } from 'esbuild';
 import { chromium, type Browser } from 'playwright-core';
@@ -66,17 +66,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: findChromium(),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--no-first-run',
-    ],
-  });
+  browser = await chromium.launch(chromiumLaunchOptions());
 }, 60_000);
 
 afterAll(async () => {

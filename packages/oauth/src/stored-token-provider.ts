@@ -127,6 +127,8 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
   #migrationFailure: OAuthError | undefined;
   /** The signing session of the stored DPoP key (its nonces are remembered while the key stays). */
   readonly #dpopSessions = new DpopSessionCache();
+  /** The entry whose token `tokens()` handed out last (the SDK asks `tokens()` before each request). */
+  #handedOut: StoredOAuthCredentials | undefined;
 
   readonly #options: StoredTokenOAuthProviderOptions;
 
@@ -283,9 +285,13 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       stored = await this.#refreshing;
       renewed = true;
     }
-    if (!stored || (ctx && !issuersMatch(stored.issuer, ctx.issuer))) return undefined;
+    if (!stored || (ctx && !issuersMatch(stored.issuer, ctx.issuer))) {
+      this.#handedOut = undefined;
+      return undefined;
+    }
     this.#hadToken = true;
     if (!renewed && isTokenExpiring(stored.token, this.#now())) stored = await this.#refreshed(stored);
+    this.#handedOut = stored;
     this.#migrationFailure = undefined; // a token is available again
     const now = this.#now();
     const tokens: StoredOAuthTokens = { access_token: stored.token.accessToken, token_type: stored.token.tokenType, issuer: stored.issuer };
@@ -299,10 +305,12 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
    * (bearer tokens). The SDK transports call it for every request: with a session they send a
    * `token_type: DPoP` token as `Authorization: DPoP` with a fresh proof bound to the request's
    * method, URL and the token (`ath`), and retry a `use_dpop_nonce` 401 once with the nonce
-   * supplied. A bearer token passes through unchanged.
+   * supplied. A bearer token passes through unchanged. The key is the one of the entry whose token
+   * `tokens()` handed out last (no second read of the store per request).
    */
   async dpop(): Promise<DpopSession | undefined> {
-    const stored = await this.#stored();
+    // The key of the token just handed out for this request; the store is read only before any was.
+    const stored = this.#handedOut ?? (await this.#stored());
     return stored?.dpopKey ? this.#dpopSessions.get(stored.dpopKey, this.#options.serverName) : undefined;
   }
 

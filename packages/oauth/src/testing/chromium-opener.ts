@@ -1,10 +1,10 @@
-import { findChromium } from '@toolhost-internal/fixtures';
+import { chromiumLaunchOptions } from '@toolhost-internal/fixtures';
 import { chromium, type Browser } from 'playwright-core';
 
 /**
  * Launches headless Chromium and returns an `openBrowser` hook that drives oidc-provider's
  * development login and consent pages until the browser lands on the callback. The browser is
- * {@link findChromium}'s; it throws when there is none, so the end-to-end test fails instead of
+ * the one of `chromiumLaunchOptions` (fixtures); it throws when there is none, so the end-to-end test fails instead of
  * being skipped.
  */
 export async function launchChromiumOpener(): Promise<{
@@ -12,18 +12,7 @@ export async function launchChromiumOpener(): Promise<{
   landedOn: string[];
   close: () => Promise<void>;
 }> {
-  const browser: Browser = await chromium.launch({
-    executablePath: findChromium(),
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--no-first-run',
-    ],
-  });
+  const browser: Browser = await chromium.launch(chromiumLaunchOptions());
   const landedOn: string[] = [];
   return {
     landedOn,

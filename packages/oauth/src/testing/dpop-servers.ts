@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { calculateJwkThumbprint, decodeProtectedHeader, importJWK, jwtVerify, type JWK, type JWTPayload } from 'jose';
+import { authorizationServerMetadata } from './json-routes-server.js';
 import type { VerifiedToken } from './protected-mcp-server.js';
 
 /** Asymmetric JWS algorithms a DPoP proof may use (RFC 9449 §11.6: no `none`, no MAC). */
@@ -188,17 +189,14 @@ export async function startDpopAuthorizationServer(options: DpopAuthorizationSer
         };
         switch (url.pathname) {
           case '/.well-known/oauth-authorization-server':
-            return send(200, {
-              issuer: base,
-              authorization_endpoint: `${base}/authorize`,
-              token_endpoint: `${base}/token`,
-              registration_endpoint: `${base}/register`,
-              code_challenge_methods_supported: ['S256'],
-              response_types_supported: ['code'],
-              grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
-              token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
-              ...(options.algs === null ? {} : { dpop_signing_alg_values_supported: options.algs ?? ['ES256'] }),
-            });
+            return send(
+              200,
+              authorizationServerMetadata(base, {
+                grant_types_supported: ['authorization_code', 'refresh_token', 'client_credentials'],
+                token_endpoint_auth_methods_supported: ['none', 'client_secret_post', 'client_secret_basic'],
+                ...(options.algs === null ? {} : { dpop_signing_alg_values_supported: options.algs ?? ['ES256'] }),
+              }),
+            );
           case '/register':
             return send(201, { client_id: `dpop-client-${Date.now()}`, token_endpoint_auth_method: 'none' });
           case '/authorize': {
