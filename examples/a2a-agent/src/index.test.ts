@@ -38,7 +38,8 @@ async function startAgent(args: string[], env: Record<string, string> = {}): Pro
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   for (let i = 0; i < 1500; i++) {
-    const match = /A2A agent listening on (\S+)/.exec(output);
+    // The banner ends with the model line (and the web chat line when the web folder exists).
+    const match = /A2A agent listening on (\S+)\n[^]*?Model: [^\n]*\n/.exec(output);
     if (match?.[1]) return { child, url: match[1], output: () => output };
     if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 20));

@@ -145,12 +145,14 @@ async function main(): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'EADDRINUSE' ? `Port ${port} is in use: choose another with --port.` : String(error));
   }
-  console.log(`A2A agent listening on ${url}`);
-  console.log(`Agent card: ${url}.well-known/agent-card.json`);
-  console.log(
+  // One write, so a process reading the banner never sees half of it.
+  const banner = [
+    `A2A agent listening on ${url}`,
+    `Agent card: ${url}.well-known/agent-card.json`,
     `Model: ${values.model}; ${connected}/${status.servers.length} MCP server(s) connected, ${host.servers.listTools().length} tool(s).`,
-  );
-  if (existsSync(webDir)) console.log(`Web chat: ${url}${token !== undefined ? `#token=${encodeURIComponent(token)}` : ''}`);
+    ...(existsSync(webDir) ? [`Web chat: ${url}${token !== undefined ? `#token=${encodeURIComponent(token)}` : ''}`] : []),
+  ];
+  console.log(banner.join('\n'));
   const stop = () => {
     void server
       .close()
