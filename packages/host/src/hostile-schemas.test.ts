@@ -44,8 +44,9 @@ describe('a server with hostile schemas (malformed fixture)', () => {
     const elapsed = performance.now() - started;
     await timer;
     console.info(`redos-pattern call with a ${EVIL_TEXT.length}-character argument: ${elapsed.toFixed(1)} ms`);
-    expect(elapsed).toBeLessThan(1000);
-    expect(timerLateness).toBeLessThan(500);
+    // A backtracking engine takes minutes on this text; the bounds leave room for a loaded CI machine.
+    expect(elapsed).toBeLessThan(5000);
+    expect(timerLateness).toBeLessThan(2500);
     expect(result.isError).toBe(true);
     expect(result.error?.code).toBe('INVALID_TOOL_ARGUMENTS');
     expect(textOf(result)).toMatch(

@@ -157,7 +157,8 @@ describe.each([
       /^Tool "slow-task" of MCP server "jobs" did not finish within 400 ms \(task \S+, last status working: still working\)/,
     );
     expect(elapsed).toBeGreaterThanOrEqual(400);
-    expect(elapsed).toBeLessThan(3000);
+    // The task never finishes: only the deadline ends the call (the bound leaves room for a loaded machine).
+    expect(elapsed).toBeLessThan(10_000);
     expect((await stats(host))['cancelRequests']).toBe((before['cancelRequests'] ?? 0) + 1);
   });
 
@@ -172,7 +173,7 @@ describe.each([
       arguments: { delayMs: 200, pollIntervalMs: 1e12, statusMessage: hostile },
       toolCallId: 'hostile',
     });
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(absurd.error).toBeUndefined();
     const shown = updates.find((update) => update.toolCallId === 'hostile' && update.task)?.liveContent ?? '';
     expect(shown).toMatch(/^\\u001b\]0;owned\\u0007\\u202eevil\\u000axxx/);
@@ -186,7 +187,7 @@ describe.each([
     const started = Date.now();
     const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 200, pollIntervalMs: 3_600_000 } });
     expect(result.error).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(3000);
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('picks the task up again after a restart: same store, new host, resume', async () => {
