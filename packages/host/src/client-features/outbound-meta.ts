@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import {
   BAGGAGE_META_KEY,
   Client,
+  DEFAULT_REQUEST_TIMEOUT_MSEC,
+  SdkError,
+  SdkErrorCode,
   type CallToolRequest,
   type CallToolRequestOptions,
   type CallToolResult,
@@ -15,8 +18,10 @@ import {
   type JSONRPCResponse,
   type LoggingLevel,
   type Result,
+  type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { DirectRequests } from './direct-requests.js';
 import type { ServerRequestLimiter } from './server-request-limiter.js';
 import { mayMirrorHeaders, toolCallResultSchema } from './tool-call-answer.js';
 import { TASK_HANDLE_META_KEY, taskHandleOf, type TaskHandle } from './task-handles.js';
@@ -99,6 +104,8 @@ export class HostClient extends Client {
   readonly #toolCallIds = new Set<string | number>();
   /** Task handles the server answered `tools/call` with, by the token put in the result in their place. */
   readonly #taskHandles = new Map<string, TaskHandle>();
+  /** `tools/call` requests sent without the SDK's request machinery (see {@link HostClient.sendToolCall}). */
+  readonly #direct = new DirectRequests();
 
   /**
    * A client whose outbound `_meta` also carries what `sources` gives at send time. With `tasks`,
@@ -137,21 +144,29 @@ export class HostClient extends Client {
    * for {@link HostClient.takeTaskHandle} (a server cannot forge one: it does not know the token).
    */
   protected override _onresponse(response: JSONRPCResponse): void {
-    if (response.id !== undefined && this.#toolCallIds.delete(response.id) && 'result' in response) {
-      const handle = taskHandleOf(response.result);
-      if (handle) {
-        const token = randomUUID();
-        remember(this.#taskHandles, token, handle);
-        const result = {
-          ...(handle.revision === 'modern' ? { resultType: 'complete' } : {}),
-          content: [],
-          _meta: { [TASK_HANDLE_META_KEY]: token },
-        };
-        super._onresponse({ ...response, result });
-        return;
-      }
-    }
-    super._onresponse(response);
+    const answer = this.#withTaskToken(response);
+    if (!this.#direct.settle(answer)) super._onresponse(answer);
+  }
+
+  /** The response, or for a task handle answering a `tools/call` (tasks on), an empty result carrying the handle's token. */
+  #withTaskToken(response: JSONRPCResponse): JSONRPCResponse {
+    if (response.id === undefined || !this.#toolCallIds.delete(response.id) || !('result' in response)) return response;
+    const handle = taskHandleOf(response.result);
+    if (!handle) return response;
+    const token = randomUUID();
+    remember(this.#taskHandles, token, handle);
+    const result = {
+      ...(handle.revision === 'modern' ? { resultType: 'complete' } : {}),
+      content: [],
+      _meta: { [TASK_HANDLE_META_KEY]: token },
+    };
+    return { ...response, result };
+  }
+
+  /** The SDK's teardown, after failing the direct requests still awaited, as the SDK fails its own. */
+  protected override _onclose(): void {
+    this.#direct.failAll(new SdkError(SdkErrorCode.ConnectionClosed, 'Connection closed'));
+    super._onclose();
   }
 
   /** The task handle a `tools/call` result stands for (once), or undefined for an ordinary result. */
@@ -211,13 +226,65 @@ export class HostClient extends Client {
    * `toolCallResultSchema`). Where the SDK would mirror `x-mcp-header` parameters into
    * `Mcp-Param-*` headers (MCP 2026-07-28, a tool that declares them, or no definition given) it
    * is `callTool` itself. The output schema is not checked here: the host checks structured
-   * content itself, leniently.
+   * content itself, leniently. Without progress, per-request headers or a response stream per
+   * request, the request is sent directly on the transport ({@link DirectRequests}: the same
+   * envelope, timeout, cancellation, result decoding and errors as the SDK's, at a lower cost per
+   * call); otherwise through the SDK's `request`.
    */
   sendToolCall(params: CallToolRequest['params'], options: CallToolRequestOptions = {}): Promise<CallToolResult> {
     if (this.getProtocolEra() === 'modern' && mayMirrorHeaders(options.toolDefinition)) {
       return this.callTool(params, options) as Promise<CallToolResult>;
     }
-    return this.request({ method: 'tools/call', params }, this.#toolCallResult, options);
+    const transport = this.transport;
+    if (!transport || !DirectRequests.suits(transport, options)) {
+      return this.request({ method: 'tools/call', params }, this.#toolCallResult, options);
+    }
+    const codec = this._wireCodec();
+    const flowStartedAt = Date.now();
+    return this.#direct.request({
+      transport,
+      message: this.#withEnvelope({ method: 'tools/call', params }),
+      timeoutMs: options.timeout ?? DEFAULT_REQUEST_TIMEOUT_MSEC,
+      signal: options.signal,
+      cancelNotice: (requestId, reason) => this.#withEnvelope({ method: 'notifications/cancelled', params: { requestId, reason } }),
+      decode: (raw): CallToolResult | Promise<CallToolResult> => {
+        // The SDK's own decoding of the negotiated revision (2026-07-28: `resultType`, `input_required`).
+        const decoded = codec.decodeResult('tools/call', raw);
+        if (decoded.kind === 'invalid') throw decoded.error;
+        if (decoded.kind === 'input_required') {
+          // The server needs input first: the SDK's multi-round-trip engine answers it and sends the call again.
+          return this._resolveNonCompleteResult(decoded, {
+            codec,
+            request: { method: 'tools/call', params },
+            resultSchema: this.#toolCallResult,
+            options,
+            flowStartedAt,
+            retry: (next, legOptions) =>
+              this.request(
+                next === undefined ? { method: 'tools/call' } : { method: 'tools/call', params: next },
+                this.#toolCallResult,
+                legOptions,
+              ),
+          }) as Promise<CallToolResult>;
+        }
+        const checked = this.#toolCallResult['~standard'].validate(decoded.result) as StandardSchemaV1.Result<CallToolResult>;
+        if (checked.issues) {
+          throw new SdkError(
+            SdkErrorCode.InvalidResult,
+            `Invalid result for tools/call: ${checked.issues.map((issue) => issue.message).join('; ')}`,
+          );
+        }
+        return checked.value;
+      },
+    });
+  }
+
+  /** A message with this client's outbound `_meta` envelope, as the SDK sends its own (keys the message has win). */
+  #withEnvelope<M extends { method: string; params?: Record<string, unknown> }>(message: M): M {
+    const envelope = this._outboundMetaEnvelope();
+    if (envelope === undefined) return message;
+    const params = message.params ?? {};
+    return { ...message, params: { ...params, _meta: { ...envelope, ...(params['_meta'] as Record<string, unknown> | undefined) } } };
   }
 
   /** The SDK's envelope (2026-07-28 only), the log level (2026-07-28 only) and the trace context (any revision). */
