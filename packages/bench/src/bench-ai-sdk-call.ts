@@ -32,8 +32,9 @@ type Settings = Required<Omit<BenchAiSdkCallOptions, 'repetitions'>>;
 
 /**
  * The timed paths: the tool's `execute` alone; what `generateText` does per call (approval check,
- * `execute`, `toModelOutput`); and the floor toolhost inherits, the MCP TypeScript SDK's own
- * `client.callTool` (which toolhost calls through) against the same `@ai-sdk/mcp` baseline.
+ * `execute`, `toModelOutput`); and, for reference, the MCP TypeScript SDK's own `client.callTool`
+ * (toolhost connects with the SDK's client, but sends a plain `tools/call` straight on the
+ * transport) against the same `@ai-sdk/mcp` baseline.
  */
 type Path = 'execute' | 'generate-text' | 'sdk-floor';
 
@@ -156,8 +157,8 @@ async function repetition(path: Exclude<Path, 'sdk-floor'>, settings: Settings):
  * (its ratio is the noise floor). A second row times what `generateText` does per call: for
  * toolhost `needsApproval` (`host.confirmations.check`), `execute` and `toModelOutput`; for
  * `@ai-sdk/mcp` (no `needsApproval`) `execute` and `toModelOutput`. A third row times the MCP
- * TypeScript SDK's own `client.callTool` (what toolhost calls through) against the same baseline:
- * the part of the ratio toolhost inherits from the SDK. Every answer is checked.
+ * TypeScript SDK's own `client.callTool` against the same baseline, for reference (toolhost's
+ * connection is the SDK's client, but a plain call skips its request machinery). Every answer is checked.
  */
 export async function benchAiSdkCall(options: BenchAiSdkCallOptions = {}): Promise<BenchResult[]> {
   const settings: Settings = {
@@ -186,7 +187,7 @@ export async function benchAiSdkCall(options: BenchAiSdkCallOptions = {}): Promi
     'generate-text':
       'needsApproval + execute + toModelOutput (toolhost) vs execute + toModelOutput (@ai-sdk/mcp, which has no approval check), per call',
     'sdk-floor':
-      'the MCP TypeScript SDK client that toolhost calls through, used directly, vs @ai-sdk/mcp: the part of the ratio toolhost inherits',
+      'the MCP TypeScript SDK client used directly vs @ai-sdk/mcp, for reference (toolhost connects with it, but sends a plain tools/call straight on the transport)',
   };
   for (const path of ['execute', 'generate-text', 'sdk-floor'] as const) {
     const summary = summarizeRepetitions(
