@@ -315,7 +315,8 @@ function explainAbort(reason: unknown, caught: unknown): unknown {
       if (!DiscoveryError.isInstance(reason)) return current;
       return new DiscoveryError({
         code: reason.code,
-        message: `${reason.message} ${current.message}`,
+        // The lower layer's message may already quote the reason: say it once.
+        message: current.message.includes(reason.message) ? reason.message : `${reason.message} ${current.message}`,
         ...(reason.serverName !== undefined ? { serverName: reason.serverName } : {}),
         cause: current,
       });

@@ -69,3 +69,23 @@ describe.each(['legacy', 'modern'] as const)('a tool call without a progress lis
     expect(Date.now() - started).toBeLessThan(10_000);
   });
 });
+
+describe('a server that does not finish connecting within its timeout', () => {
+  it('is reported once, with the timeout and what to do', async () => {
+    const host = await McpToolHost.create({
+      settings: {
+        mcpServers: { late: { command: process.execPath, args: [fixtureBinPath('basic'), '--startup-delay-ms=5000'], timeout: 200 } },
+      },
+    });
+    try {
+      await host.discover();
+      const status = host.servers.status().servers[0];
+      expect(status?.status).toBe('DISCONNECTED');
+      expect(status?.lastError).toBe(
+        "MCP server 'late' did not finish connecting and discovery within 200 ms; check that it starts, or raise the entry's timeout.",
+      );
+    } finally {
+      await host.close();
+    }
+  });
+});

@@ -181,5 +181,6 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
   }
   // The server's own words (an initialize error message): escaped, so they cannot drive the terminal or forge log lines.
   const reason = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 1000 });
-  return new TransportError({ code: 'CONNECT_FAILED', message: `${where} could not be connected: ${reason}.${note}`, ...base });
+  const stop = /[.!?]$/.test(reason) ? '' : '.';
+  return new TransportError({ code: 'CONNECT_FAILED', message: `${where} could not be connected: ${reason}${stop}${note}`, ...base });
 }
