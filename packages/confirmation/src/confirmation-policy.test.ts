@@ -169,16 +169,21 @@ describe('ConfirmationPolicy', () => {
     });
   });
 
-  it('a store that cannot be written fails the answer with STORE_FAILED, and nothing is remembered', async () => {
-    const store = new InMemoryAllowListStore();
-    store.write = async () => {
-      throw new Error('disk full');
-    };
-    const policy = new ConfirmationPolicy({ store });
-    const ui = scripted(policy, 'proceed_always_tool');
-    await expect(ui.decide(subject())).rejects.toMatchObject({ code: 'STORE_FAILED', message: expect.stringContaining('disk full') });
-    expect((await policy.authorize(subject())).status).toBe('ask');
-  });
+  it.each(['write', 'update'] as const)(
+    'a store whose %s fails fails the answer with STORE_FAILED, and nothing is remembered',
+    async (method) => {
+      const memory = new InMemoryAllowListStore();
+      const fail = async (): Promise<never> => {
+        throw new Error('disk full');
+      };
+      // `write` only matters to a store without `update`.
+      const store = method === 'write' ? { read: () => memory.read(), write: fail } : Object.assign(memory, { update: fail });
+      const policy = new ConfirmationPolicy({ store });
+      const ui = scripted(policy, 'proceed_always_tool');
+      await expect(ui.decide(subject())).rejects.toMatchObject({ code: 'STORE_FAILED', message: expect.stringContaining('disk full') });
+      expect((await policy.authorize(subject())).status).toBe('ask');
+    },
+  );
 
   describe('approval pinning (rug pulls)', () => {
     const poisoned: ToolDefinition = {

@@ -88,6 +88,14 @@ function confirmationRequired(subject: ToolCallSubject): ConfirmationError {
  * and stored approvals once the store was read and the tool's definition hashed), so a
  * pre-approved call costs no extra asynchronous step.
  *
+ * Several processes may share one store (several instances of an app): before asking the user
+ * (or refusing because it cannot ask), the policy reads the store again, and a call approved
+ * meanwhile through another process runs without asking; only that path reads again, so trusted
+ * and approved calls cost nothing extra. Each change ("always allow", a pin, `revoke`) goes
+ * through the store's `update` when it has one, so changes made by different processes at the
+ * same time are merged rather than overwritten. A revocation made through another process is
+ * seen here once the list is read again.
+ *
  * @example
  * ```ts
  * const policy = new ConfirmationPolicy({ allowList: ['docs'] });
@@ -114,16 +122,17 @@ export class ConfirmationPolicy {
     this.#configured = new Set(options.allowList ?? []);
   }
 
-  /** The current allow-list (read from the store once, then kept in memory). */
+  /**
+   * The current allow-list: read from the store once, then kept in memory, and replaced whenever
+   * the store is read again (before asking the user) or changed.
+   */
   getAllowList(): Promise<AllowList> {
     if (this.#allowList) return Promise.resolve(this.#allowList);
     this.#loading ??= this.#store.read().then(
       (allowList) => (this.#allowList = allowList),
       (error: unknown) => {
         this.#loading = undefined;
-        throw ConfirmationError.isInstance(error)
-          ? error
-          : new ConfirmationError({ code: 'STORE_FAILED', message: `Could not read the MCP allow-list: ${String(error)}`, cause: error });
+        throw readFailure(error);
       },
     );
     return this.#loading;
@@ -151,9 +160,11 @@ export class ConfirmationPolicy {
       return { status: 'allowed', reason: 'configured-allow-list' };
     }
     const hash = this.#hash(subject.tool);
-    if (typeof hash === 'string' && this.#allowList) return this.#decideStored(subject, this.#allowList, hash);
+    if (typeof hash === 'string' && this.#allowList) return this.#decideStored(subject, this.#allowList, hash, false);
+    // A list read for this call is as fresh as a second read would be.
+    const fresh = this.#allowList === undefined;
     return Promise.all([hash, this.getAllowList()]).then(([definitionHash, allowList]) =>
-      this.#decideStored(subject, allowList, definitionHash),
+      this.#decideStored(subject, allowList, definitionHash, fresh),
     );
   }
 
@@ -168,7 +179,16 @@ export class ConfirmationPolicy {
     return removed;
   }
 
-  #decideStored(subject: ToolCallSubject, allowList: AllowList, definitionHash: string): Authorization | Promise<Authorization> {
+  /**
+   * The decision the allow-list gives. When it would ask (or refuse because it cannot ask) and
+   * `fresh` is false, the store is read again first and the decision taken on what it holds now.
+   */
+  #decideStored(
+    subject: ToolCallSubject,
+    allowList: AllowList,
+    definitionHash: string,
+    fresh: boolean,
+  ): Authorization | Promise<Authorization> {
     const { serverName, tool } = subject;
     const verdict = evaluateAllowList(allowList, {
       serverName,
@@ -183,6 +203,8 @@ export class ConfirmationPolicy {
         () => allowed,
       );
     }
+    // Another process sharing the store may have approved it since the list was read.
+    if (!fresh) return this.#reread(allowList).then((current) => this.#decideStored(subject, current, definitionHash, true));
     const request = buildConfirmationRequest(subject, requestContext(verdict, tool));
     const interactive = this.#options.interactive ?? true;
     if (!(typeof interactive === 'function' ? interactive() : interactive)) {
@@ -232,23 +254,63 @@ export class ConfirmationPolicy {
     return pending;
   }
 
+  /**
+   * The list as stored now, kept in memory (after this policy's pending writes, so it is never
+   * older than they are). When the store cannot be read, `cached` (the user is then asked, as before).
+   */
+  #reread(cached: AllowList): Promise<AllowList> {
+    const run = this.#writes.then(async () => {
+      try {
+        this.#allowList = await this.#store.read();
+      } catch {
+        return this.#allowList ?? cached;
+      }
+      return this.#allowList;
+    });
+    this.#writes = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   #update(change: (allowList: AllowList) => AllowList): Promise<void> {
     const run = this.#writes.then(async () => {
+      const { update } = this.#store;
+      if (update) {
+        // Applied to the list as stored now, atomically: changes from other processes are kept.
+        try {
+          this.#allowList = await update.call(this.#store, change);
+        } catch (error) {
+          throw writeFailure(error);
+        }
+        return;
+      }
       const before = await this.getAllowList();
       const after = change(before);
       if (after === before) return;
       try {
         await this.#store.write(after);
       } catch (error) {
-        throw ConfirmationError.isInstance(error)
-          ? error
-          : new ConfirmationError({ code: 'STORE_FAILED', message: `Could not save the MCP allow-list: ${String(error)}`, cause: error });
+        throw writeFailure(error);
       }
       this.#allowList = after;
     });
     this.#writes = run.catch(() => undefined);
     return run;
   }
+}
+
+function readFailure(error: unknown): ConfirmationError {
+  return ConfirmationError.isInstance(error)
+    ? error
+    : new ConfirmationError({ code: 'STORE_FAILED', message: `Could not read the MCP allow-list: ${String(error)}`, cause: error });
+}
+
+function writeFailure(error: unknown): ConfirmationError {
+  return ConfirmationError.isInstance(error)
+    ? error
+    : new ConfirmationError({ code: 'STORE_FAILED', message: `Could not save the MCP allow-list: ${String(error)}`, cause: error });
 }
 
 function requestContext(verdict: Exclude<AllowListVerdict, { status: 'approved' }>, tool: ToolDefinition) {

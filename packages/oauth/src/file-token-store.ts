@@ -1,7 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
+import { FileLockError, withFileLock } from './file-lock.js';
 import { OAuthError } from './oauth-error.js';
 import {
   APP_NAMES,
@@ -108,6 +109,15 @@ interface Loaded {
   keysMoved?: boolean;
 }
 
+/** How long a write waits for another process's lock on the token file (10 seconds). */
+const WRITE_LOCK_TIMEOUT_MS = 10_000;
+
+/**
+ * How long {@link FileTokenStore.withLock} waits for another process to finish its refresh of the
+ * same entry (60 seconds: a refresh gives up after 30).
+ */
+const REFRESH_LOCK_TIMEOUT_MS = 60_000;
+
 async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
@@ -143,6 +153,12 @@ async function exists(path: string): Promise<boolean> {
  * `toolhost-dpop-keys.json` next to their file ({@link DPOP_KEY_FILE_NAME}, mode 0600, written
  * before the token file), never inside their file. A key there belongs to the entry of the same
  * server, issuer and client id; an entry the other program rewrote has none.
+ *
+ * Several processes may share the file (several instances of one app on a machine): each write
+ * is a read-modify-write under the lock `<file>.lock` (a folder, shared by every toolhost
+ * process), so no process's entry is lost to another's write, and {@link FileTokenStore.withLock}
+ * makes a refresh exclusive across them (a lock folder `<file>.<hash of the name>.lock`). A lock
+ * whose holder crashed is taken over after 5 seconds.
  */
 export class FileTokenStore implements TokenStore {
   /** Path of the plain token file (`mcp-oauth-tokens.json`); {@link FileTokenStore.storageFile} names the file in use. */
@@ -188,6 +204,41 @@ export class FileTokenStore implements TokenStore {
   /** {@inheritDoc TokenStore.list} */
   async list(): Promise<StoredOAuthCredentials[]> {
     return FileTokenStore.#entries(await this.#load());
+  }
+
+  /**
+   * {@inheritDoc TokenStore.withLock}
+   *
+   * Here a lock folder next to the token file, `<file>.<hash of name>.lock`, shared by every
+   * process on the machine; it waits up to 60 seconds for another process's refresh.
+   *
+   * @throws OAuthError `STORE_FAILED` when the lock cannot be taken (another process kept it, or
+   * the folder is not writable); `work` then did not run.
+   */
+  async withLock<T>(name: string, work: () => Promise<T>): Promise<T> {
+    const hash = createHash('sha256').update(name).digest('hex').slice(0, 16);
+    return this.#locked(`${this.filePath}.${hash}.lock`, REFRESH_LOCK_TIMEOUT_MS, 'refresh a token', work);
+  }
+
+  /** Runs `work` under the lock folder `lockPath`, turning a lock failure into `STORE_FAILED` naming the file. */
+  async #locked<T>(lockPath: string, timeoutMs: number, purpose: string, work: () => Promise<T>): Promise<T> {
+    let started = false;
+    try {
+      return await withFileLock(lockPath, timeoutMs, () => {
+        started = true;
+        return work();
+      });
+    } catch (error) {
+      if (started || !(error instanceof FileLockError)) throw error;
+      throw new OAuthError({
+        code: 'STORE_FAILED',
+        message:
+          error.reason === 'timeout'
+            ? `Could not ${purpose}: the OAuth token file ${this.filePath} is locked by another process (lock ${lockPath}), ${error.message}. Try again when that process has finished; nothing was changed.`
+            : `Could not ${purpose}: the lock ${lockPath} of the OAuth token file ${this.filePath} cannot be made (${error.message}). Check the permissions of its folder; nothing was changed.`,
+        cause: error,
+      });
+    }
   }
 
   /** The entries of a loaded file, each with its DPoP key from the side file when there is one. */
@@ -252,8 +303,8 @@ export class FileTokenStore implements TokenStore {
     });
   }
 
-  async #load(): Promise<Loaded> {
-    const storage = await this.#storage();
+  async #load(known?: Storage): Promise<Loaded> {
+    const storage = known ?? (await this.#storage());
     const { document, carriedKeys } = await this.#loadDocument(storage);
     if (document instanceof ToolhostDocument) return { storage, document, keys: undefined };
     const keys = await this.#readKeys(storage);
@@ -378,26 +429,48 @@ export class FileTokenStore implements TokenStore {
 
   #update(change: (document: TokenDocument) => boolean, changeKeys: (keys: DpopKeyRecord[]) => DpopKeyRecord[]): Promise<void> {
     const run = this.#queue.then(async () => {
-      const { storage, document, keys, keysMoved } = await this.#load();
-      const changed = change(document);
-      if (keys !== undefined) {
-        // The key goes first: a token bound to a key that was never written could not be used.
-        const next = changeKeys(keys);
-        if (keysMoved === true || JSON.stringify(next) !== JSON.stringify(keys)) {
-          const keyFile = this.#keyFile(storage);
-          if (next.length === 0) await rm(keyFile, { force: true });
-          else await this.#writeAtomically(keyFile, JSON.stringify({ version: 1, keys: next }, null, 2));
-        }
-      }
-      if (!changed) return;
-      if (document.empty) {
-        await rm(storage.file, { force: true });
-        return;
-      }
-      await this.#writeAtomically(storage.file, await document.serialize());
+      const storage = await this.#storage();
+      // A first look without the lock: a change that changes nothing (deleting what is not there) takes no lock and makes no folder.
+      if (!FileTokenStore.#changes(await this.#load(storage), change, changeKeys)) return;
+      // Other processes may write the same file: read, change and write under its lock.
+      await this.#locked(`${storage.file}.lock`, WRITE_LOCK_TIMEOUT_MS, 'write a token', () => this.#write(storage, change, changeKeys));
     });
     this.#queue = run.catch(() => undefined);
     return run;
+  }
+
+  /** True when `change` and `changeKeys` would change the loaded file (or move keys out of it). */
+  static #changes(
+    { document, keys, keysMoved }: Loaded,
+    change: (document: TokenDocument) => boolean,
+    changeKeys: (keys: DpopKeyRecord[]) => DpopKeyRecord[],
+  ): boolean {
+    if (change(document) || keysMoved === true) return true;
+    return keys !== undefined && JSON.stringify(changeKeys(keys)) !== JSON.stringify(keys);
+  }
+
+  async #write(
+    storage: Storage,
+    change: (document: TokenDocument) => boolean,
+    changeKeys: (keys: DpopKeyRecord[]) => DpopKeyRecord[],
+  ): Promise<void> {
+    const { document, keys, keysMoved } = await this.#load(storage);
+    const changed = change(document);
+    if (keys !== undefined) {
+      // The key goes first: a token bound to a key that was never written could not be used.
+      const next = changeKeys(keys);
+      if (keysMoved === true || JSON.stringify(next) !== JSON.stringify(keys)) {
+        const keyFile = this.#keyFile(storage);
+        if (next.length === 0) await rm(keyFile, { force: true });
+        else await this.#writeAtomically(keyFile, JSON.stringify({ version: 1, keys: next }, null, 2));
+      }
+    }
+    if (!changed) return;
+    if (document.empty) {
+      await rm(storage.file, { force: true });
+      return;
+    }
+    await this.#writeAtomically(storage.file, await document.serialize());
   }
 
   async #writeAtomically(file: string, text: string): Promise<void> {

@@ -3,7 +3,7 @@ import { createDpopSession } from './dpop.js';
 import type { FetchFunction } from './guarded-fetch.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
 import { requestToken } from './token-endpoint.js';
-import type { StoredOAuthCredentials, StoredToken, TokenStore } from './token-store.js';
+import { tokenLockName, type StoredOAuthCredentials, type StoredToken, type TokenStore } from './token-store.js';
 
 /** A token is refreshed this long before it expires (5 minutes). */
 export const TOKEN_REFRESH_BUFFER_MS = 300_000;
@@ -59,8 +59,31 @@ const CREDENTIALS_REJECTED = new Set(['invalid_grant', 'invalid_client', 'unauth
  *
  * An entry with a DPoP key (`dpopKey`) proves possession of it in the refresh request (RFC 9449
  * §5; a refresh token issued to a public client is bound to that key), and keeps the key.
+ *
+ * When the store has `withLock` (a store shared by several processes), the refresh runs under the
+ * entry's lock: the entry is read again first, and when another process has meanwhile stored
+ * another token that is not expiring, that entry is returned without a refresh (so a refresh
+ * token that rotates is used once); otherwise the refresh uses the entry as stored now (its
+ * refresh token may have rotated), or `credentials` when none is stored.
  */
 export async function refreshStoredToken(options: RefreshStoredTokenOptions): Promise<StoredOAuthCredentials> {
+  const { credentials, tokenStore } = options;
+  if (!tokenStore.withLock) return refreshUnlocked(options);
+  const { serverName, issuer } = credentials;
+  return tokenStore.withLock(tokenLockName(serverName, issuer), async () => {
+    const current = await tokenStore.get(serverName, issuer);
+    // Not stored (any more): the credentials given are refreshed, as without a lock.
+    if (!current) return refreshUnlocked(options);
+    const now = options.now ?? Date.now;
+    // Another process refreshed it while this one waited for the lock.
+    if (current.token.accessToken !== credentials.token.accessToken && !isTokenExpiring(current.token, now())) return current;
+    const sameKey = JSON.stringify(current.dpopKey) === JSON.stringify(credentials.dpopKey);
+    const { dpop, ...rest } = options;
+    return refreshUnlocked({ ...rest, credentials: current, ...(dpop && sameKey ? { dpop } : {}) });
+  });
+}
+
+async function refreshUnlocked(options: RefreshStoredTokenOptions): Promise<StoredOAuthCredentials> {
   const { credentials, tokenStore } = options;
   const now = options.now ?? Date.now;
   const { serverName, issuer } = credentials;

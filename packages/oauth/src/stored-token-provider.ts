@@ -19,7 +19,7 @@ import { authCommandHint, OAuthError } from './oauth-error.js';
 import type { OpenBrowser } from './open-browser.js';
 import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
 import { applicationTypeFor, type ApplicationType } from './register-client.js';
-import type { StoredOAuthCredentials, TokenStore } from './token-store.js';
+import { tokenLockName, type StoredOAuthCredentials, type TokenStore } from './token-store.js';
 import { createUrlGuard, type HostResolver, type UrlGuard } from './url-guard.js';
 import { canonicalResourceUri } from './well-known-urls.js';
 import { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
@@ -228,6 +228,24 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
   }
 
   /**
+   * A new token from the grant of a browserless entry (`client_credentials`, `jwt_bearer`,
+   * `enterprise_managed` with an ID token). With a store that has `withLock`, the grant runs under
+   * the entry's lock, as a refresh does: the entry is read again first, and a token that another
+   * process obtained meanwhile (not expiring) is used instead of asking for another.
+   */
+  #renew(stored: StoredOAuthCredentials | undefined): Promise<StoredOAuthCredentials> {
+    const { tokenStore, serverName } = this.#options;
+    if (!tokenStore.withLock) return this.#authenticate();
+    const issuer = stored?.issuer ?? this.#options.config.oauth?.issuer ?? '';
+    return tokenStore.withLock(tokenLockName(serverName, issuer), async () => {
+      const current = await this.#stored();
+      const renewedElsewhere = current !== undefined && current.token.accessToken !== stored?.token.accessToken;
+      if (renewedElsewhere && !isTokenExpiring(current.token, this.#now())) return current;
+      return this.#authenticate();
+    });
+  }
+
+  /**
    * The stored credentials after a refresh when the token expires within 5 minutes. When the
    * refresh fails without the authorization server rejecting the credentials (network error,
    * timeout, 5xx), the credentials stay stored and a token that has not expired yet is still
@@ -281,7 +299,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     let renewed = false;
     const regrant = this.#options.config.oauth?.grantType === 'jwt_bearer' || !stored?.token.refreshToken;
     if ((!stored || (isTokenExpiring(stored.token, this.#now()) && regrant)) && this.#canRenewWithoutUser()) {
-      this.#refreshing ??= this.#authenticate().finally(() => (this.#refreshing = undefined));
+      this.#refreshing ??= this.#renew(stored).finally(() => (this.#refreshing = undefined));
       stored = await this.#refreshing;
       renewed = true;
     }

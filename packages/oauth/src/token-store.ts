@@ -71,6 +71,11 @@ export interface StoredOAuthCredentials {
 /**
  * Where tokens live. Entries are keyed by server name and issuer. Implementations must make
  * each call atomic; {@link InMemoryTokenStore} and `FileTokenStore` are provided.
+ *
+ * A store that several processes share (several instances of one app behind a load balancer, a
+ * database or Redis store) should also implement {@link TokenStore.withLock}: a token is then
+ * refreshed by one process, and the others use the token it stored instead of refreshing again
+ * (which, with refresh tokens that rotate, would sign the user out).
  */
 export interface TokenStore {
   /** The entry for `serverName` and `issuer`; without `issuer`, the most recently updated one of the server. */
@@ -81,6 +86,20 @@ export interface TokenStore {
   delete(serverName: string, issuer?: string): Promise<void>;
   /** Every stored entry. */
   list(): Promise<StoredOAuthCredentials[]>;
+  /**
+   * Runs `work` while holding the lock `name`, exclusive across every process sharing the store
+   * (a lock file, a Redis lock, a database advisory lock), and returns what it returns. Used around
+   * refreshes and renewals: under the lock the entry is read again, and a token another process
+   * renewed meanwhile is used as it is. `name` is opaque (it names one entry). The lock must be
+   * released when `work` settles, and must not be taken again by `work` itself (it calls
+   * `get`/`set`/`delete`, never `withLock`). Optional: without it, each process refreshes on its own.
+   */
+  withLock?<T>(name: string, work: () => Promise<T>): Promise<T>;
+}
+
+/** The {@link TokenStore.withLock} name of the refreshes and renewals of one entry. */
+export function tokenLockName(serverName: string, issuer: string): string {
+  return JSON.stringify(['oauth-token', serverName, issuer]);
 }
 
 /** Picks the entry of a server (and issuer) from a list; shared by the store implementations. */

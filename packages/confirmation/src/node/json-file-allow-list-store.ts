@@ -6,6 +6,10 @@ import type { AllowList } from '../allow-list.js';
 import { emptyAllowList, fromAllowListDocument, toAllowListDocument } from '../allow-list.js';
 import type { AllowListStore } from '../allow-list-store.js';
 import { ConfirmationError } from '../confirmation-error.js';
+import { FileLockError, withFileLock } from './file-lock.js';
+
+/** How long a change waits for another process's lock on the file (10 seconds). */
+const LOCK_TIMEOUT_MS = 10_000;
 
 /** Options of {@link JsonFileAllowListStore}. */
 export interface JsonFileAllowListStoreOptions {
@@ -20,6 +24,11 @@ export interface JsonFileAllowListStoreOptions {
  * Writes are atomic (a temporary file in the same folder, then rename) and the file is
  * created with mode 0600 in a folder created with mode 0700. A missing file is an empty
  * allow-list; a file that is not an allow-list is an error (`STORE_FAILED`) naming the file.
+ *
+ * Several processes may share the file (several instances of one app on a machine):
+ * {@link JsonFileAllowListStore.update} reads, changes and writes it under the lock
+ * `<file>.lock` (a folder shared by every process; one whose holder crashed is taken over after
+ * 5 seconds), so approvals given through different processes are merged, never overwritten.
  */
 export class JsonFileAllowListStore implements AllowListStore {
   /** The file this store reads and writes. */
@@ -51,8 +60,52 @@ export class JsonFileAllowListStore implements AllowListStore {
     }
   }
 
-  /** Replace the file atomically, mode 0600. */
-  async write(allowList: AllowList): Promise<void> {
+  /** Replace the file atomically, mode 0600 (under the file's lock, so no concurrent `update` is lost half-way). */
+  write(allowList: AllowList): Promise<void> {
+    return this.#locked(() => this.#write(allowList));
+  }
+
+  /**
+   * {@inheritDoc AllowListStore.update}
+   *
+   * Here under the lock `<file>.lock`: the file is read, `change` applied, and the result written
+   * atomically when it differs (a change that changes nothing takes no lock). A file that is not an allow-list is left untouched (`STORE_FAILED`).
+   */
+  async update(change: (current: AllowList) => AllowList): Promise<AllowList> {
+    // A first look without the lock: a change that changes nothing takes no lock and makes no folder.
+    const before = await this.read();
+    if (change(before) === before) return before;
+    return this.#locked(async () => {
+      const current = await this.read();
+      const next = change(current);
+      if (next !== current) await this.#write(next);
+      return next;
+    });
+  }
+
+  async #locked<T>(work: () => Promise<T>): Promise<T> {
+    const lockPath = `${this.filePath}.lock`;
+    let started = false;
+    try {
+      return await withFileLock(lockPath, LOCK_TIMEOUT_MS, () => {
+        started = true;
+        return work();
+      });
+    } catch (error) {
+      if (started || !(error instanceof FileLockError)) throw error;
+      throw new ConfirmationError({
+        code: 'STORE_FAILED',
+        message:
+          error.reason === 'timeout'
+            ? `The MCP allow-list file ${this.filePath} is locked by another process (lock ${lockPath}), ${error.message}. Try again when that process has finished; the file was not changed.`
+            : `The MCP allow-list file ${this.filePath} cannot be locked for writing (${error.message}, lock ${lockPath}). Check that its folder is writable by you; the file was not changed.`,
+        filePath: this.filePath,
+        cause: error,
+      });
+    }
+  }
+
+  async #write(allowList: AllowList): Promise<void> {
     const temporary = `${this.filePath}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`;
     try {
       await mkdir(dirname(this.filePath), { recursive: true, mode: 0o700 });

@@ -97,6 +97,8 @@ export interface DpopAuthorizationServerOptions {
   scope?: string;
   /** Access-token lifetime in seconds. @default 3600 */
   expiresIn?: number;
+  /** How long a `refresh_token` request waits before it is answered, in milliseconds (so that concurrent clients overlap). @default 0 */
+  refreshDelayMs?: number;
 }
 
 /**
@@ -166,6 +168,7 @@ export async function startDpopAuthorizationServer(options: DpopAuthorizationSer
         return { status: 200, headers: {}, body: issue(clientId, resource, jkt) };
       }
       case 'refresh_token': {
+        if (options.refreshDelayMs) await new Promise((done) => setTimeout(done, options.refreshDelayMs));
         const held = refreshTokens.get(form.get('refresh_token') ?? '');
         // RFC 9449 §5: a refresh token bound to a key needs a proof of that same key.
         if (!held || held.clientId !== clientId || held.jkt !== jkt) return refuse('invalid_grant');
