@@ -156,6 +156,12 @@ export const ERROR_CODES = {
     'A tool call needed confirmation while another call with the same tool call id was already waiting; the second call was not run.',
   /** A store (approvals, tokens) could not be read or written. */
   STORE_FAILED: 'A store (approvals, OAuth tokens) could not be read or written.',
+  /** A value of a shared store could not be decrypted: its key id is not configured, the key is wrong, or the value was altered or moved. */
+  STORE_DECRYPT_FAILED:
+    "A value of a shared store (`@toolhost/stores`) could not be decrypted: it was encrypted with a key id that is not configured, the key given for that id is not the one it was encrypted with, or the value was altered or copied from another user's or another key's place; the message names the key id. Nothing is read in plain text instead.",
+  /** A lock shared by every instance using a store could not be taken in time. */
+  STORE_LOCK_TIMEOUT:
+    'A lock shared by every instance using a store (`@toolhost/stores`: Redis, PostgreSQL or SQLite) could not be taken in time, because another instance held it; the message names the lock and the wait.',
 
   // --- OAuth ----------------------------------------------------------------------------------
   /** The server needs the user to sign in (or to grant more scopes) and no sign-in may start now. */
