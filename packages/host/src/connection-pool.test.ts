@@ -1,6 +1,6 @@
 // A connection pool shared by several hosts: remote sessions shared by connection identity, and a
 // bounded budget of stdio processes with idle eviction. Real servers on loopback and real processes.
-import { startEraHttpFixture, startHttpFixture, type EraHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
+import { fixtureBinPath, startEraHttpFixture, startHttpFixture, type EraHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import type { ElicitationRequest, ElicitationResponse } from '@toolhost/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from './client-features/test-support.js';
@@ -103,6 +103,32 @@ describe('connection pool: shared remote sessions', () => {
     expect(credentials).toHaveLength(2);
     expect(credentials.every((seen) => seen.length === 1)).toBe(true);
     expect(credentials.flat().sort()).toEqual(['Bearer alice', 'Bearer bob']);
+  });
+
+  it('when the server forgets the shared session, every host reconnects into one new session', async () => {
+    const pool = createConnectionPool();
+    const settings = { mcpServers: { remote: { httpUrl: fixture.url, trust: true } } };
+    const reconnect = { initialDelayMs: 50, maxDelayMs: 200 };
+    const a = await newHost({ settings, connectionPool: pool, reconnect });
+    const b = await newHost({ settings, connectionPool: pool, reconnect });
+    await a.discover();
+    await b.discover();
+    const first = fixture.sessionIds();
+    expect(first).toHaveLength(1);
+    const before = initializes();
+
+    fixture.forgetSessions();
+    const failed = await a.callTool({ name: 'request-meta' });
+    expect(failed.isError).toBe(true);
+    await waitFor(
+      () => [a, b].every((host) => host.servers.status().servers[0]?.status === 'CONNECTED') && fixture.sessionIds().length === 1,
+      5_000,
+    );
+    expect(fixture.sessionIds()[0]).not.toBe(first[0]);
+    expect(initializes() - before).toBe(1);
+    expect((await a.callTool({ name: 'request-meta' })).isError).toBe(false);
+    expect((await b.callTool({ name: 'request-meta' })).isError).toBe(false);
+    expect(pool.stats()).toMatchObject({ sharedConnections: 1, sharedConnectionUsers: 2 });
   });
 
   it("sends an elicitation raised during host A's call to A's hook only, and B's to B's", async () => {
@@ -267,6 +293,21 @@ describe('connection pool: stdio processes', () => {
     expect(statusOf(host)?.status).toBe('CONNECTED');
     await waitFor(() => started.length === 2);
     expect(started[0]).not.toBe(started[1]);
+  });
+
+  it('closes an idle 2026-07-28 stdio server too (its subscriptions/listen stream is not work in flight)', async () => {
+    const pool = createConnectionPool({ maxProcesses: 4, idleMs: 300 });
+    const host = await newHost({
+      settings: {
+        mcpServers: { modern: { command: process.execPath, args: [fixtureBinPath('list-changed'), '--era=both'], trust: true } },
+      },
+      connectionPool: pool,
+    });
+    await host.discover();
+    expect(statusOf(host)?.protocolVersion).toBe('2026-07-28');
+    await waitFor(() => statusOf(host)?.status === 'DISCONNECTED', 5_000);
+    expect(statusOf(host)?.errorCode).toBe('CLOSED_BY_POOL');
+    await waitFor(() => pool.stats().processes === 0);
   });
 
   it('when every process is busy at the bound, a new one waits acquireTimeoutMs, then fails with CONNECTION_POOL_FULL naming the server and the bound', async () => {

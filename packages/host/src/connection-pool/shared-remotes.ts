@@ -117,7 +117,7 @@ class SharedRemote {
   #initializeResult: Record<string, unknown> = {};
   #discover: DiscoverResult | undefined;
   #sessionId: string | undefined;
-  #memberCount = 0;
+  #nextMember = 0;
   readonly #onDead: (remote: SharedRemote) => void;
 
   constructor(key: string, first: ConnectionRequest, onDead: (remote: SharedRemote) => void) {
@@ -221,7 +221,7 @@ class SharedRemote {
       this.release();
       throw error;
     }
-    this.#memberCount += 1;
+    this.#nextMember += 1;
     const member = new SharedSessionMember(
       handle.transport,
       {
@@ -240,7 +240,7 @@ class SharedRemote {
         sessionGone: () => this.kill(),
         leave: (who) => this.#leave(who),
       },
-      `toolhost-${this.#memberCount}:`,
+      `toolhost-${this.#nextMember}:`,
     );
     this.members.add(member);
     try {

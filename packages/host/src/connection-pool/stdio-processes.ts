@@ -296,7 +296,8 @@ function paramOf(message: JSONRPCMessage, key: string): unknown {
 
 function observeOutgoing(record: ProcessRecord, message: JSONRPCMessage): void {
   if ('method' in message) {
-    if ('id' in message) record.outgoing.add(message.id);
+    // A 2026-07-28 `subscriptions/listen` stays open for the connection's life: a channel, not work in flight.
+    if ('id' in message && message.method !== 'subscriptions/listen') record.outgoing.add(message.id);
     if (message.method === 'notifications/cancelled') {
       const requestId = paramOf(message, 'requestId');
       if (typeof requestId === 'string' || typeof requestId === 'number') record.outgoing.delete(requestId);
