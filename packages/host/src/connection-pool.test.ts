@@ -2,6 +2,7 @@
 // bounded budget of stdio processes with idle eviction. Real servers on loopback and real processes.
 import { fixtureBinPath, startEraHttpFixture, startHttpFixture, type EraHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import type { ElicitationRequest, ElicitationResponse } from '@toolhost/contract';
+import { InMemoryTokenStore } from '@toolhost/oauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from './client-features/test-support.js';
 import { createConnectionPool, type ConnectionPool } from './connection-pool/connection-pool.js';
@@ -103,6 +104,47 @@ describe('connection pool: shared remote sessions', () => {
     expect(credentials).toHaveLength(2);
     expect(credentials.every((seen) => seen.length === 1)).toBe(true);
     expect(credentials.flat().sort()).toEqual(['Bearer alice', 'Bearer bob']);
+  });
+
+  it('shares by OAuth token store entry: hosts on the same store and entry share, a host with its own store does not', async () => {
+    const stored = (accessToken: string) => ({
+      serverName: 'remote',
+      issuer: '',
+      mcpServerUrl: fixture.url,
+      resource: '',
+      tokenEndpoint: '',
+      client: { clientId: 'fixture-client', source: 'configured' as const },
+      token: { accessToken, tokenType: 'Bearer', expiresAt: Date.now() + 3_600_000 },
+      updatedAt: Date.now(),
+    });
+    const team = new InMemoryTokenStore();
+    await team.set(stored('team-token'));
+    const carols = new InMemoryTokenStore();
+    await carols.set(stored('carol-token'));
+    const before = initializes();
+    const pool = createConnectionPool();
+    const settings = { mcpServers: { remote: { httpUrl: fixture.url, trust: true } } };
+    const a = await newHost({ settings, connectionPool: pool, stores: { tokens: team } });
+    const b = await newHost({ settings, connectionPool: pool, stores: { tokens: team } });
+    const carol = await newHost({ settings, connectionPool: pool, stores: { tokens: carols } });
+    await Promise.all([a.discover(), b.discover(), carol.discover()]);
+    expect(initializes() - before).toBe(2);
+    expect(pool.stats()).toMatchObject({ sharedConnections: 2, sharedConnectionUsers: 3 });
+    await Promise.all([
+      a.callTool({ name: 'request-meta' }),
+      b.callTool({ name: 'request-meta' }),
+      carol.callTool({ name: 'request-meta' }),
+    ]);
+    const bySession = new Map<string, Set<string>>();
+    for (const request of fixture.requests.slice(-30)) {
+      if (!request.sessionId) continue;
+      const seen = bySession.get(request.sessionId) ?? new Set<string>();
+      seen.add(request.headers['authorization'] ?? '(none)');
+      bySession.set(request.sessionId, seen);
+    }
+    const credentials = [...bySession.values()].map((seen) => [...seen]);
+    expect(credentials.every((seen) => seen.length === 1)).toBe(true);
+    expect(credentials.flat().sort()).toEqual(['Bearer carol-token', 'Bearer team-token']);
   });
 
   it('when the server forgets the shared session, every host reconnects into one new session', async () => {
