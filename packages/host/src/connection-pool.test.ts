@@ -75,6 +75,7 @@ describe('connection pool: shared remote sessions', () => {
 
   it('never shares a session between hosts whose credentials differ (other bearer headers)', async () => {
     const before = initializes();
+    const start = fixture.requests.length;
     const pool = createConnectionPool();
     const entry = (token: string) => ({
       settings: { mcpServers: { remote: { httpUrl: fixture.url, trust: true, headers: { Authorization: `Bearer ${token}` } } } },
@@ -94,8 +95,8 @@ describe('connection pool: shared remote sessions', () => {
 
     // Every request of a session carries the credentials of that session, and no other.
     const bySession = new Map<string, Set<string>>();
-    for (const request of fixture.requests.slice(-40)) {
-      if (!request.sessionId || !request.headers['authorization']) continue;
+    for (const request of fixture.requests.slice(start)) {
+      if (!request.sessionId || request.method !== 'POST' || !request.headers['authorization']) continue;
       const seen = bySession.get(request.sessionId) ?? new Set<string>();
       seen.add(request.headers['authorization']);
       bySession.set(request.sessionId, seen);
@@ -122,6 +123,7 @@ describe('connection pool: shared remote sessions', () => {
     const carols = new InMemoryTokenStore();
     await carols.set(stored('carol-token'));
     const before = initializes();
+    const start = fixture.requests.length;
     const pool = createConnectionPool();
     const settings = { mcpServers: { remote: { httpUrl: fixture.url, trust: true } } };
     const a = await newHost({ settings, connectionPool: pool, stores: { tokens: team } });
@@ -136,8 +138,8 @@ describe('connection pool: shared remote sessions', () => {
       carol.callTool({ name: 'request-meta' }),
     ]);
     const bySession = new Map<string, Set<string>>();
-    for (const request of fixture.requests.slice(-30)) {
-      if (!request.sessionId) continue;
+    for (const request of fixture.requests.slice(start)) {
+      if (!request.sessionId || request.method !== 'POST') continue;
       const seen = bySession.get(request.sessionId) ?? new Set<string>();
       seen.add(request.headers['authorization'] ?? '(none)');
       bySession.set(request.sessionId, seen);

@@ -218,7 +218,7 @@ class SharedRemote {
         endSessionOnClose: false,
       });
     } catch (error) {
-      this.release();
+      await this.release();
       throw error;
     }
     this.#nextMember += 1;
@@ -265,10 +265,10 @@ class SharedRemote {
     const discover = this.#discover;
     if (!discover) return this.#own(request);
     let left = false;
-    const leave = (): void => {
+    const leave = async (): Promise<void> => {
       if (left) return;
       left = true;
-      this.release();
+      await this.release();
     };
     let handle: ReturnType<typeof createTransport> | undefined;
     try {
@@ -281,7 +281,7 @@ class SharedRemote {
     } catch (error) {
       await handle?.close().catch(() => undefined);
       await request.client.close().catch(() => undefined);
-      leave();
+      await leave();
       throw error;
     }
     return {
@@ -291,30 +291,30 @@ class SharedRemote {
       close: async () => {
         await handle?.close().catch(() => undefined);
         await request.client.close().catch(() => undefined);
-        leave();
+        await leave();
       },
     };
   }
 
   /** A connection of the host's own (used when the session cannot be shared after all). */
   async #own(request: ConnectionRequest): Promise<OpenedConnection> {
-    this.release();
+    await this.release();
     return connectClient(request);
   }
 
-  #leave(member: SharedSessionMember): void {
-    if (!this.members.delete(member)) return;
+  #leave(member: SharedSessionMember): Promise<void> {
+    if (!this.members.delete(member)) return Promise.resolve();
     for (const [uri, set] of this.#subscriptions) {
       if (!set.delete(member) || set.size > 0) continue;
       this.#subscriptions.delete(uri);
       // Nobody follows it any more: the session stops following it too.
       void this.#anchor?.client.unsubscribeResource({ uri }).catch(() => undefined);
     }
-    this.release();
+    return this.release();
   }
 
-  /** One host stopped using the connection; the last one ends the session. */
-  release(): void {
+  /** One host stopped using the connection; the last one ends the session (resolves once the session DELETE is done). */
+  async release(): Promise<void> {
     this.users -= 1;
     if (this.users > 0) return;
     this.dead = true;
@@ -323,7 +323,7 @@ class SharedRemote {
     this.#anchor = undefined;
     if (anchor) {
       anchor.client.onclose = undefined;
-      void anchor.connection.close().catch(() => undefined);
+      await anchor.connection.close().catch(() => undefined);
     }
   }
 
@@ -404,12 +404,12 @@ export class SharedRemotes {
     try {
       await abortable(remote.ready, request.signal);
     } catch (error) {
-      remote.release();
+      await remote.release();
       throw error;
     }
     if (remote.unshareable || remote.dead) {
       if (remote.unshareable) this.#unshareable.add(key);
-      remote.release();
+      await remote.release();
       return connectClient(request);
     }
     // On failure, join() has given the place back.

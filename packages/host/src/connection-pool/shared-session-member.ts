@@ -13,8 +13,8 @@ export interface SharedSessionHooks {
   readonly unsubscribe: (uri: string, member: SharedSessionMember) => boolean;
   /** The server no longer knows the session (404): every member must reconnect. */
   readonly sessionGone: () => void;
-  /** The member closed. */
-  readonly leave: (member: SharedSessionMember) => void;
+  /** The member closed; resolves once the session is ended too when it was the last member. */
+  readonly leave: (member: SharedSessionMember) => Promise<void>;
 }
 
 /** True for the answer of a server that forgot the session. */
@@ -130,8 +130,8 @@ export class SharedSessionMember implements Transport {
 
   /** Close this member's requests (the session itself stays: it belongs to the pool). */
   async close(): Promise<void> {
-    this.#session.leave(this);
-    await this.#inner.close();
+    await this.#inner.close().catch(() => undefined);
+    await this.#session.leave(this);
   }
 
   #wireId(id: RequestId): string {
