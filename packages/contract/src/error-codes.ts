@@ -78,6 +78,12 @@ export const ERROR_CODES = {
   PAGINATION_LIMIT_EXCEEDED: 'A list kept returning pages past the page limit.',
   /** The server offers no tools, prompts or resources, so it was disconnected. */
   NOTHING_OFFERED: 'The server offers no tools, prompts or resources, so it was disconnected.',
+  /** A connection pool closed an idle stdio server (after `idleMs`, or to make room under `maxProcesses`); it starts again on its next use. */
+  CLOSED_BY_POOL:
+    'A connection pool (`createConnectionPool`) closed an idle stdio server, after `idleMs` without a request or to make room under `maxProcesses`; its tools stay listed and it starts again on the next call that needs it.',
+  /** Every stdio process a connection pool allows was busy and none became free in time. */
+  CONNECTION_POOL_FULL:
+    "Every one of a connection pool's `maxProcesses` stdio processes was busy with a request and none became idle within `acquireTimeoutMs`; the message names the server and the bound.",
   /** Reconnecting a server that went away failed every attempt. */
   RECONNECT_GAVE_UP: 'Reconnecting a server that went away failed every attempt.',
   /** The server does not declare the capability the request needs. */

@@ -7,6 +7,7 @@ const DISCOVERY_ERROR_CODES = [
   'PAGINATION_CURSOR_REPEATED',
   'PAGINATION_LIMIT_EXCEEDED',
   'NOTHING_OFFERED',
+  'CLOSED_BY_POOL',
   'CONNECTION_CLOSED',
   'SERVER_NOT_FOUND',
   'SERVER_NOT_CONNECTED',
@@ -32,6 +33,7 @@ const DISCOVERY_ERROR_CODES = [
  * - `PAGINATION_CURSOR_REPEATED`: a list response repeated a cursor it had already returned.
  * - `PAGINATION_LIMIT_EXCEEDED`: a list kept returning pages past the `maxPages` limit.
  * - `NOTHING_OFFERED`: the server offers no tools, prompts or resources, so it was disconnected.
+ * - `CLOSED_BY_POOL`: a connection pool closed the idle server; it keeps its tools and starts again on its next use.
  * - `CONNECTION_CLOSED`: the connection to a connected server closed (the process exited, the HTTP server went away).
  * - `SERVER_NOT_FOUND`: no server with this name is configured.
  * - `SERVER_NOT_CONNECTED`: the server is configured but not connected right now.

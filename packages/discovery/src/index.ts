@@ -16,12 +16,15 @@ export type {
   RegisteredSkill,
   RequestOptions,
   ServerSetChange,
+  ConnectionRequest,
+  OpenConnection,
 } from './manager-types.js';
 export type { ReadonlyRegistry, RegistryDiff } from './registry.js';
 export { promptCommandName, qualifiedToolName, resourceKey } from './build-registry-entries.js';
 export type { CallOptions } from './server-session.js';
 export type { ReconnectOptions } from './reconnect-delay.js';
-export type { TransportOptions } from './connect-client.js';
+export { connectClient } from './connect-client.js';
+export type { TransportOptions, ConnectClientOptions, OpenedConnection } from './connect-client.js';
 export type { StderrEvent } from '@toolhost/transport';
 export { probeServer, DEFAULT_PROBE_TIMEOUT_MS } from './probe-server.js';
 export { versionNegotiationOptions, isModernRevision, STDIO_PROBE_TIMEOUT_MS } from './version-negotiation.js';

@@ -81,6 +81,7 @@ export class McpServerManager {
         options.createClient ??
         ((_name, config) => new Client({ ...clientInfo }, { capabilities: {}, ...versionNegotiationOptions(config) })),
       transportOptions: options.transportOptions,
+      openConnection: options.openConnection,
       reconnect: resolveReconnectOptions(options.reconnect),
       maxPages: options.maxPages,
       skills: options.skills === true,
@@ -140,6 +141,31 @@ export class McpServerManager {
     return state?.status === McpServerStatus.CONNECTED ? state.session?.client : undefined;
   }
 
+  /**
+   * True when a connection pool closed the server while it was idle (see `ConnectionRequest.park`):
+   * it is `DISCONNECTED`, its tools, prompts and resources are still registered, and
+   * {@link McpServerManager.resume} connects it again.
+   */
+  isParked(serverName: string): boolean {
+    return this.#states.get(serverName)?.parked === true;
+  }
+
+  /**
+   * Connect a parked server again (a new process or connection, discovered again), and resolve
+   * once it is connected or failed (the reason is in its snapshot's `lastError`). Does nothing
+   * for a server that is not parked. `callTool`, `getPrompt` and `readResource` do this by
+   * themselves; callers that use {@link McpServerManager.getClient} call it first.
+   */
+  async resume(serverName: string): Promise<void> {
+    const state = this.#states.get(serverName);
+    if (!state?.parked || this.#closed) return;
+    if (state.connecting) {
+      await state.connecting;
+      if (!state.parked || state.status === McpServerStatus.CONNECTED) return;
+    }
+    await this.#connector.connect(state, { reconnectOnFailure: false });
+  }
+
   /** The first resource with this URI, servers in settings order (or only `serverName`'s). */
   findResource(uri: string, serverName?: string): RegisteredResource | undefined {
     if (serverName !== undefined) return this.#registries.resources.get(resourceKey(serverName, uri));
@@ -157,6 +183,7 @@ export class McpServerManager {
    */
   async callTool(registeredName: string, args: Record<string, unknown> | undefined, options: CallOptions = {}): Promise<CallToolResult> {
     const entry = this.#lookup(this.#registries.tools, registeredName, 'tool');
+    await this.resume(entry.serverName);
     const { state, session } = this.#connected(entry.serverName, `tool '${entry.originalName}'`);
     return session.callTool(entry.originalName, args, { ...options, timeout: this.#timeout(state, options) });
   }
@@ -168,6 +195,7 @@ export class McpServerManager {
     options: RequestOptions = {},
   ): Promise<GetPromptResult> {
     const entry = this.#lookup(this.#registries.prompts, registeredName, 'prompt');
+    await this.resume(entry.serverName);
     const { state, session } = this.#connected(entry.serverName, `prompt '${entry.originalName}'`);
     return session.request(
       { description: `prompt '${entry.originalName}'`, toolName: entry.originalName, signal: options.signal },
@@ -188,6 +216,7 @@ export class McpServerManager {
         message: `No connected MCP server lists the resource '${uri}'; pass serverName to read it anyway.`,
       });
     }
+    await this.resume(serverName);
     const { state, session } = this.#connected(serverName, `resource '${uri}'`);
     return session.request({ description: `resource '${uri}'`, signal: options.signal }, (client) =>
       client.readResource({ uri }, { signal: options.signal, timeout: this.#timeout(state, options) }),
@@ -469,7 +498,7 @@ export class McpServerManager {
   #rebuildRegistries(): void {
     this.#registries.rebuild(
       [...this.#states.values()]
-        .filter((state) => state.status === McpServerStatus.CONNECTED)
+        .filter((state) => state.status === McpServerStatus.CONNECTED || state.parked)
         .map((state) => ({ serverName: state.name, offerings: state.offerings })),
     );
   }

@@ -9,6 +9,8 @@ import { reconnectDelay, type ResolvedReconnectOptions } from './reconnect-delay
 import { ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import { emptyOfferings, type ServerState } from './server-state.js';
+import type { OpenConnection } from './manager-types.js';
+import { rootCauseCode } from './root-cause-code.js';
 
 /** What the connector needs from the manager. */
 export interface ServerConnectorOptions {
@@ -16,6 +18,8 @@ export interface ServerConnectorOptions {
   createClient: (serverName: string, config: McpServerConfig) => Client;
   /** Transport-layer options per server. */
   transportOptions?: ((serverName: string) => TransportOptions | undefined) | undefined;
+  /** Where connections come from (a connection pool). @default connectClient */
+  openConnection?: OpenConnection | undefined;
   /** Reconnect policy. */
   reconnect: ResolvedReconnectOptions;
   /** Page limit of list requests. */
@@ -96,6 +100,8 @@ export class ServerConnector {
           else state.pendingListChanges.add(kind);
         },
         onLost: (error) => this.#handleLost(state, generation, error),
+        openConnection: this.#options.openConnection,
+        park: (reason) => this.#park(state, generation, reason),
       });
       const freshness = new Map<OfferingKind, number>();
       const offerings = {
@@ -115,6 +121,7 @@ export class ServerConnector {
       state.capabilities = client.getServerCapabilities();
       if (!hasAnything(offerings)) {
         state.lastStderr = session.stderrTail();
+        this.#unpark(state);
         await session.close();
         this.#options.setStatus(
           state,
@@ -129,6 +136,7 @@ export class ServerConnector {
       }
       state.session = session;
       state.offerings = offerings;
+      state.parked = false;
       state.connectedAt = Date.now();
       startListRefreshers({
         state,
@@ -153,6 +161,8 @@ export class ServerConnector {
         await session.close();
       }
       if (generation !== state.generation || this.#options.isClosed()) return;
+      // A parked server that could not get a place in its pool stays parked: the next use tries again.
+      if (rootCauseCode(error) !== 'CONNECTION_POOL_FULL') this.#unpark(state);
       this.#options.setStatus(state, McpServerStatus.DISCONNECTED, error);
       if (reconnectOnFailure) this.#scheduleReconnect(state);
     } finally {
@@ -180,6 +190,7 @@ export class ServerConnector {
       }),
     );
     stopListRefreshers(state);
+    this.#unpark(state);
     const session = state.session;
     state.session = undefined;
     if (session) {
@@ -243,6 +254,42 @@ export class ServerConnector {
         state.excludedSkills = excluded;
       },
     });
+  }
+
+  /**
+   * Close a connected server's session on behalf of its connection source (see
+   * `ConnectionRequest.park`): its offerings stay registered, its status is `DISCONNECTED` with
+   * `reason` (`CLOSED_BY_POOL`), and nothing reconnects it until its next use.
+   */
+  async #park(state: ServerState, generation: number, reason: string): Promise<boolean> {
+    const session = state.session;
+    if (generation !== state.generation || state.status !== McpServerStatus.CONNECTED || !session || this.#options.isClosed()) {
+      return false;
+    }
+    state.generation++;
+    clearTimeout(state.reconnectTimer);
+    state.reconnectTimer = undefined;
+    stopListRefreshers(state);
+    state.session = undefined;
+    state.parked = true;
+    state.lastStderr = session.stderrTail();
+    this.#options.setStatus(
+      state,
+      McpServerStatus.DISCONNECTED,
+      new DiscoveryError({ code: 'CLOSED_BY_POOL', message: reason, serverName: state.name }),
+    );
+    await session.close();
+    return true;
+  }
+
+  /** A parked server stops being one: its kept offerings leave the registries. */
+  #unpark(state: ServerState): void {
+    if (!state.parked) return;
+    state.parked = false;
+    state.offerings = emptyOfferings();
+    state.excludedTools = [];
+    state.excludedSkills = [];
+    this.#options.onOfferingsChange();
   }
 
   #handleLost(state: ServerState, generation: number, error: DiscoveryError): void {

@@ -1,6 +1,7 @@
 import { ProtocolError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import type { Client, RequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
+import type { OpenConnection } from './manager-types.js';
 import { DiscoveryError } from './discovery-error.js';
 import { judgeListAnswers } from './list-answer-filter.js';
 import { ListChangeSubscription } from './list-change-subscription.js';
@@ -16,6 +17,10 @@ export interface OpenSessionOptions extends ConnectClientOptions {
   onListChanged: (kind: ListKind) => void;
   /** Called once if the connection goes away without {@link ServerSession.close} being called. */
   onLost: (error: DiscoveryError) => void;
+  /** Where the connection comes from. @default connectClient */
+  openConnection?: OpenConnection | undefined;
+  /** Closes the session on behalf of its connection source (see `ConnectionRequest.park`). @default nothing to park */
+  park?: ((reason: string) => Promise<boolean>) | undefined;
 }
 
 /** Options of one tool call. */
@@ -66,7 +71,11 @@ export class ServerSession {
       session.#checkLiveness(error);
     };
     try {
-      session.#connection = await connectClient(options);
+      const { serverName, config, timeout, signal, transportOptions } = options;
+      const park = options.park ?? (() => Promise.resolve(false));
+      session.#connection = options.openConnection
+        ? await options.openConnection({ serverName, config, client, timeout, signal, transportOptions, park })
+        : await connectClient(options);
       session.#open = true;
       // Each item of a list answer is judged on its own, before the SDK's strict parse of the
       // whole list (MCP 2026-07-28) could drop the server for one bad tool.

@@ -97,6 +97,11 @@ export class ServerState {
   excludedTools: ExcludedTool[] = [];
   /** Skills of the last listing left out (invalid or over toolhost's bounds; see `ExcludedSkill`). */
   excludedSkills: ExcludedSkill[] = [];
+  /**
+   * Closed by its connection source (a pool) while idle: the offerings stay registered and the
+   * server connects again on its next use.
+   */
+  parked = false;
   /** Timers that re-read a list when its `ttlMs` runs out. */
   freshnessTimers = new Map<ListKind, ReturnType<typeof setTimeout>>();
 

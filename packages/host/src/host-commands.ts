@@ -55,6 +55,7 @@ export class HostCommands {
       loadSkill: (skill) =>
         this.#skills.load({ name: skill.name }, { userInitiated: true, ...(options.signal ? { signal: options.signal } : {}) }),
       getClient: (serverName) => this.#core.manager.getClient(serverName),
+      resume: (serverName) => this.#core.resume(serverName),
       status: () => this.#core.status(),
       authenticate: (serverName) => this.#servers.authenticate({ serverName }, options),
       refresh: (params) => this.#servers.refresh(params, options),

@@ -100,6 +100,25 @@ export class HostCore {
     throw this.notConnected(serverName, what);
   }
 
+  /**
+   * Connect a server that a connection pool closed while it was idle (its tools stayed listed),
+   * before a request that needs its client; nothing for any other server.
+   *
+   * @throws HostError `CONNECTION_POOL_FULL` when the pool had no place for it in time,
+   * `SERVER_NOT_CONNECTED` when it could not connect for another reason (named in the message).
+   */
+  async resume(serverName: string): Promise<void> {
+    if (!this.manager.isParked(serverName)) return;
+    await this.manager.resume(serverName);
+    if (this.manager.getClient(serverName)) return;
+    const error = this.manager.getServer(serverName)?.lastError;
+    throw new HostError({
+      code: error?.causeCode === 'CONNECTION_POOL_FULL' ? 'CONNECTION_POOL_FULL' : 'SERVER_NOT_CONNECTED',
+      serverName,
+      message: error?.message ?? `MCP server "${serverName}" could not be started again; see /mcp for why.`,
+    });
+  }
+
   /** The error for a server that is not connected (or not configured). */
   notConnected(serverName: string, what: string): HostError {
     return this.serversByName.has(serverName)

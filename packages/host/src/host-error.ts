@@ -8,6 +8,7 @@ const HOST_ERROR_CODES = [
   'SERVER_NOT_FOUND',
   'SERVER_NOT_CONNECTED',
   'CONNECT_FAILED',
+  'CONNECTION_POOL_FULL',
   // Runtime changes of the servers (add, enable, disable).
   'DUPLICATE_SERVER_NAME',
   'SERVER_BLOCKED',

@@ -8,6 +8,7 @@ import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 import type { PromptToolsOptions } from './tool-call/prompt-tools.js';
 import type { ResourceToolsOptions } from './tool-call/resource-tools.js';
 import type { TaskStore } from './tasks/task-store.js';
+import type { ConnectionPool } from './connection-pool/connection-pool.js';
 
 /** Options of the Skills extension (the `skills` host option as an object). */
 export interface SkillsOptions {
@@ -127,6 +128,15 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
    * `toolhost mcp auth`) keeps toolhost's own guarded fetch. @default globalThis.fetch
    */
   readonly fetch?: FetchFunction;
+  /**
+   * A connection pool shared with other hosts of this process (one host per user session in a
+   * web backend; see `createConnectionPool`): remote Streamable HTTP servers reached with the
+   * same connection identity (URL, entry settings, credentials, client handshake) share one
+   * session, and stdio servers draw their processes from the pool's bounded budget, closed when
+   * idle and started again on the next use. See docs/connection-pool.md for what stays per host.
+   * @default none: every server of this host has its own connection
+   */
+  readonly connectionPool?: ConnectionPool;
   /**
    * Tools allowed without asking, as the user wrote them: `serverName` (every tool of the server)
    * or `serverName.toolName`. Not pinned to a definition. @default []

@@ -32,6 +32,7 @@ export class HostPrompts {
   ): Promise<PromptResult> {
     this.#core.assertOpen();
     const command = findPromptCommand(this.#core.promptCommands(), params.name);
+    await this.#core.resume(command.serverName);
     return fetchPrompt({
       command,
       values: params.arguments ?? {},
@@ -61,6 +62,7 @@ export class HostPrompts {
   ): Promise<CompletionSuggestions> {
     this.#core.assertOpen();
     const command = findPromptCommand(this.#core.promptCommands(), params.name);
+    await this.#core.resume(command.serverName);
     return completeArgument(this.#core.requireClient(command.serverName, `complete /${command.name}`), {
       ref: { type: 'prompt', name: command.promptName },
       argument: params.argument,

@@ -115,6 +115,7 @@ export class HostResources {
         message: `No connected MCP server lists the resource "${uri}"; pass serverName to read it from a given server.`,
       });
     }
+    await this.#core.resume(serverName);
     const client = this.#core.requireClient(serverName, `read "${uri}"`);
     return readResourceParts(client, { serverName, uri, ...(options.signal ? { signal: options.signal } : {}) });
   }
@@ -126,6 +127,7 @@ export class HostResources {
    */
   async subscribe(params: { readonly serverName: string; readonly uri: string }, _options: RequestOptions = {}): Promise<void> {
     this.#core.assertOpen();
+    await this.#core.resume(params.serverName);
     const subscriptions = this.#core.subscriptions(params.serverName);
     if (!subscriptions) throw this.#core.notConnected(params.serverName, `subscribe to "${params.uri}"`);
     await subscriptions.subscribe(params.uri);

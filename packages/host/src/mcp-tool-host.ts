@@ -10,6 +10,7 @@ import { defaultTokenStore, needsAuthentication } from './host-auth.js';
 import { HostCommands } from './host-commands.js';
 import { HostConfirmations } from './host-confirmations.js';
 import { HostCore } from './host-core.js';
+import { poolConnectionSource } from './connection-pool/connection-pool.js';
 import { HostError } from './host-error.js';
 import { HostEventEmitter, type HostEvents } from './host-events.js';
 import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
@@ -151,9 +152,10 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.#rootsController = new RootsController({
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
+    const tokenStore = options.stores?.tokens ?? defaultTokenStore(options);
     const auth = new HostSignIn({
       servers: () => this.#core.servers,
-      tokenStore: options.stores?.tokens ?? defaultTokenStore(options),
+      tokenStore,
       authCommand: formatToolhostCommand('mcp auth', options.settings ? undefined : options.appDir),
       ui,
       onAuthorizationUrl: (event) => events.emit('sign-in-start', event),
@@ -175,6 +177,9 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         };
       },
       createClient: (serverName) => this.#createClient(serverName),
+      ...(options.connectionPool
+        ? { openConnection: poolConnectionSource(options.connectionPool, { tokenStore, fetch: options.fetch }) }
+        : {}),
       ...(options.reservedToolNames || options.resourceTools || options.promptTools || this.#skillSettings.activateTool
         ? {
             reservedToolNames: [
@@ -549,6 +554,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       deferConfirmations: options.deferConfirmations === true,
       events: core.events,
       getClient: (serverName) => manager.getClient(serverName),
+      isParked: (serverName) => manager.isParked(serverName),
+      resume: (serverName) => core.resume(serverName),
       withStepUp: (stepUp) => core.auth.withStepUp(stepUp),
       resultMapping: options.resultMapping ?? {},
       maxTotalTimeoutMs: options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS,

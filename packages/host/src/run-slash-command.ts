@@ -17,6 +17,8 @@ export interface SlashCommandContext {
   readonly loadSkill: (command: SkillCommand) => Promise<LoadedSkill>;
   /** The connected client of a server. */
   readonly getClient: (serverName: string) => Client | undefined;
+  /** Connect again a server a connection pool closed while idle (before its prompt is fetched). */
+  readonly resume?: (serverName: string) => Promise<void>;
   /** The current status (for `/mcp`). */
   readonly status: () => HostStatus;
   /** Sign in to a server (for `/mcp auth <server>`). */
@@ -70,6 +72,7 @@ export async function runSlashCommand(line: string, context: SlashCommandContext
     });
   }
   if (/^(--help|-h)$/.test(args)) return { kind: 'text', commandName: command.name, text: formatPromptHelp(command) };
+  await context.resume?.(command.serverName);
   return runPromptCommand({
     command,
     args,

@@ -90,12 +90,15 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
       url: target.url.href,
       observations,
       ...(options.sessionDeleteTimeoutMs !== undefined ? { deleteTimeoutMs: options.sessionDeleteTimeoutMs } : {}),
-      createTransport: () =>
+      ...(options.endSessionOnClose === false ? { endSessionOnClose: false } : {}),
+      createTransport: (sessionId) =>
         new StreamableHTTPClientTransport(target.url, {
           requestInit,
           fetch,
           ...(options.authProvider ? { authProvider: options.authProvider } : {}),
+          ...(sessionId !== undefined ? { sessionId } : {}),
         }),
+      ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
     });
     return {
       transport,

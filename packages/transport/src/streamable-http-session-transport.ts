@@ -39,8 +39,12 @@ export interface StreamableHttpSessionTransportOptions {
   serverName: string;
   /** URL of the server, used in errors. */
   url: string;
-  /** Builds a fresh SDK transport (one per session). */
-  createTransport: () => StreamableHTTPClientTransport;
+  /** Builds a fresh SDK transport (one per session); the first one joins `sessionId` when given. */
+  createTransport: (sessionId?: string) => StreamableHTTPClientTransport;
+  /** Join this existing session instead of starting one (a connection pool's shared session). */
+  sessionId?: string;
+  /** End the session with DELETE on `close()`; `false` for a transport that joined a shared session. @default true */
+  endSessionOnClose?: boolean;
   /** The observations of the fetch given to `createTransport`; used to notice a server that went away. */
   observations?: HttpObservations;
   /** Time allowed for the re-initialize handshake. @default 30000 */
@@ -87,7 +91,7 @@ export class StreamableHttpSessionTransport implements Transport {
 
   constructor(options: StreamableHttpSessionTransportOptions) {
     this.#options = options;
-    this.#inner = this.#attach(options.createTransport());
+    this.#inner = this.#attach(options.createTransport(options.sessionId));
     if (options.observations) {
       options.observations.onStreamEnd = (end) => this.#streamEnded(end);
       options.observations.onMessageTooLarge = (error, end) => this.#tooLarge(error, end.requestIds);
@@ -174,9 +178,13 @@ export class StreamableHttpSessionTransport implements Transport {
     }
   }
 
-  /** Ends the session with DELETE (bounded wait, errors ignored), then closes. */
+  /** Ends the session with DELETE (bounded wait, errors ignored; not for a joined shared session), then closes. */
   async close(): Promise<void> {
     this.#closing = true;
+    if (this.#options.endSessionOnClose === false) {
+      await this.#inner.close();
+      return;
+    }
     const timeout = this.#options.deleteTimeoutMs ?? DEFAULT_SESSION_DELETE_TIMEOUT_MS;
     await Promise.race([
       this.#inner.terminateSession().catch(() => undefined),

@@ -40,6 +40,17 @@ export interface TransportOptions {
    * naming the server and the limit. @default 33554432 (32 MiB, `DEFAULT_MAX_MESSAGE_BYTES`)
    */
   maxMessageBytes?: number;
+  /**
+   * Streamable HTTP only: join this existing session (its `Mcp-Session-Id`) instead of starting
+   * one; the client must not send `initialize` itself (a connection pool answers it from the
+   * session's own handshake). No GET stream is opened by the joining transport.
+   */
+  sessionId?: string;
+  /**
+   * Streamable HTTP only: end the session with DELETE on `close()`. A transport that joined a
+   * shared session (`sessionId`) passes `false`: the session belongs to its pool. @default true
+   */
+  endSessionOnClose?: boolean;
 }
 
 /** A transport built from a server entry, not yet connected. */

@@ -98,6 +98,16 @@ export function traceMeta(hook: (() => TraceContext | undefined) | undefined): R
  * revision, to each message it sends. Keys the caller put in `_meta` itself still win.
  */
 export class HostClient extends Client {
+  /**
+   * What this client declares in its handshake (name and version, capabilities, revision
+   * negotiation): a connection pool shares a connection only between clients that declare the same.
+   */
+  readonly handshake: {
+    readonly clientInfo: Implementation;
+    readonly capabilities: ClientOptions['capabilities'];
+    readonly versionNegotiation: ClientOptions['versionNegotiation'];
+    readonly supportedProtocolVersions: ClientOptions['supportedProtocolVersions'];
+  };
   readonly #sources: OutboundMetaSources;
   readonly #tasks: boolean;
   /** Ids of the `tools/call` requests in flight (only with tasks on). */
@@ -121,6 +131,12 @@ export class HostClient extends Client {
     tasks = false,
   ) {
     super(clientInfo, options);
+    this.handshake = {
+      clientInfo,
+      capabilities: options.capabilities,
+      versionNegotiation: options.versionNegotiation,
+      supportedProtocolVersions: options.supportedProtocolVersions,
+    };
     this.#sources = sources;
     this.#tasks = tasks;
     if (limiter) LIMITERS.set(this, limiter);

@@ -104,6 +104,8 @@ export async function runToolCall(
   tracker.executing();
   let result: CallToolResult | HostError;
   try {
+    // A server the connection pool closed while idle starts again first (the call waits for it).
+    if (!tool.run && runtime.isParked?.(tool.definition.serverName)) await runtime.resume?.(tool.definition.serverName);
     result = await executeToolCall(runtime, tracker, tool, args, signal, wire);
   } catch (error) {
     result = await recoverToolCall(runtime, tracker, tool, args, signal, error, wire);

@@ -30,6 +30,10 @@ export interface ToolCallRuntime {
   readonly events: HostEventEmitter;
   /** The connected client of a server. */
   getClient(serverName: string): Client | undefined;
+  /** True when a connection pool closed the server while idle: {@link ToolCallRuntime.resume} connects it again. */
+  isParked?(serverName: string): boolean;
+  /** Connect a server the connection pool closed while idle again. @throws HostError when it cannot. */
+  resume?(serverName: string): Promise<void>;
   /** Run a request to a remote server with OAuth step-up around it. */
   withStepUp<T>(options: {
     readonly serverName: string;
