@@ -37,3 +37,30 @@ export { discoverWithSdk } from './sdk-baseline-discovery.js';
 export type { SdkDiscovery } from './sdk-baseline-discovery.js';
 export { parseBenchArgs, BENCH_USAGE } from './parse-bench-args.js';
 export type { BenchArgs } from './parse-bench-args.js';
+export { parseScaleArgs, SCALE_USAGE } from './parse-scale-args.js';
+export type { ScaleArgs } from './parse-scale-args.js';
+export {
+  countedBytes,
+  judgeScale,
+  latencySummary,
+  medianSample,
+  memoryPerHost,
+  openLoopSchedule,
+  p99Ratio,
+  pairedP99Ratio,
+  SATURATED_SLICE_STRETCH,
+  SCALE_GOAL,
+  SCALE_GOAL_HOSTS,
+  sliceSchedule,
+  toKb,
+} from './scale-stats.js';
+export type { LatencySummary, MemoryPerHost, MemorySample, ScaleGoal, ScaleVerdict } from './scale-stats.js';
+export { runScale } from './run-scale.js';
+export type { RunScaleOptions, ScaleFailure, ScaleRun, ScaleSide } from './run-scale.js';
+export { formatScaleReport, formatScaleRun, summarizeScale } from './format-scale-report.js';
+export type { ScaleSummary } from './format-scale-report.js';
+export { scaleServersPath, startScaleServers } from './scale-server-process.js';
+export type { ScaleServers } from './scale-server-process.js';
+export { connectSdkHttpEchoClient } from './sdk-baseline-http.js';
+export type { SdkHttpEchoClient } from './sdk-baseline-http.js';
+export { listenLikeDiscovery } from './sdk-baseline-discovery.js';

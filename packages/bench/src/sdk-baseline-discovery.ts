@@ -14,7 +14,7 @@ export interface SdkDiscovery {
  * `subscriptions/listen` stream for the `listChanged` kinds the server declares (2025-era
  * servers send list_changed unasked, so there is nothing to open there).
  */
-async function listenLikeDiscovery(client: Client): Promise<McpSubscription | undefined> {
+export async function listenLikeDiscovery(client: Client): Promise<McpSubscription | undefined> {
   const capabilities = client.getServerCapabilities();
   const filter = {
     ...(capabilities?.tools?.listChanged ? { toolsListChanged: true } : {}),
