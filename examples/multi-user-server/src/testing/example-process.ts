@@ -1,0 +1,107 @@
+// Test helpers: run the built example as a process, and talk to its API.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+/** The built example. */
+export const ENTRY = fileURLToPath(new URL('../../dist/index.js', import.meta.url));
+
+/** A running example process. */
+export interface ExampleProcess {
+  readonly child: ChildProcess;
+  readonly url: string;
+  /** Everything it printed so far (stdout and stderr). */
+  output(): string;
+  /** SIGTERM, and wait for the exit code. */
+  stop(): Promise<number | null>;
+}
+
+/** Every process started here, for `stopAll`. */
+const started = new Set<ExampleProcess>();
+
+/** Start the built example with `args` and wait for its URL. */
+export async function startExample(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<ExampleProcess> {
+  const fullEnv: NodeJS.ProcessEnv = { ...process.env, TOOLHOST_TOKEN_KEYS: undefined, TOOLHOST_STORE: undefined, ...env };
+  for (const [name, value] of Object.entries(fullEnv)) if (value === undefined) delete fullEnv[name];
+  const child = spawn(process.execPath, [ENTRY, '--port', '0', ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  for (let i = 0; i < 1500; i++) {
+    const match = /multi-user-server listening on (\S+)\n/.exec(output);
+    if (match?.[1]) {
+      const running: ExampleProcess = {
+        child,
+        url: match[1],
+        output: () => output,
+        stop: async () => {
+          started.delete(running);
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          return exited;
+        },
+      };
+      started.add(running);
+      return running;
+    }
+    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`the example printed no URL:\n${output}`);
+}
+
+/** Run the built example to its end (for start-up errors): exit code and output. */
+export async function runExampleToEnd(
+  args: readonly string[],
+  env: Record<string, string | undefined> = {},
+): Promise<{ code: number | null; output: string }> {
+  const fullEnv: NodeJS.ProcessEnv = { ...process.env, TOOLHOST_TOKEN_KEYS: undefined, TOOLHOST_STORE: undefined, ...env };
+  for (const [name, value] of Object.entries(fullEnv)) if (value === undefined) delete fullEnv[name];
+  const child = spawn(process.execPath, [ENTRY, '--port', '0', ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  clearTimeout(timer);
+  return { code, output };
+}
+
+/** Stop every example process still running. */
+export async function stopAll(): Promise<void> {
+  await Promise.all([...started].map((running) => running.stop()));
+}
+
+/** One API answer: HTTP status, headers and the JSON body. */
+export interface ApiAnswer {
+  readonly status: number;
+  readonly headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- test answers are read field by field
+  readonly body: any;
+}
+
+/** One request to the API as the user of `apiKey`. */
+export async function api(url: string, apiKey: string | undefined, method: string, path: string, body?: unknown): Promise<ApiAnswer> {
+  const response = await fetch(`${url}${path}`, {
+    method,
+    headers: {
+      ...(apiKey === undefined ? {} : { authorization: `Bearer ${apiKey}` }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // Not JSON (GET /status?format=text): the text.
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
+
+/** The text of a completed call's content. */
+export function textOf(answer: ApiAnswer): string {
+  const content = (answer.body as { content?: Array<{ type: string; text?: string }> }).content ?? [];
+  return content.map((part) => part.text ?? '').join('');
+}
