@@ -1,8 +1,8 @@
 import type { ConfigError } from './config-error.js';
 import type { ConfigWarning } from './config-warning.js';
 import type { EnvironmentVariables } from './expand-env-vars.js';
+import type { FolderTrustDecision, PinnedServers } from './folder-trust-store.js';
 import { findGeminiTrustDecision, readGeminiTrustedFolders, readPinnedServersFile } from './gemini-trusted-folders.js';
-import type { PinnedServer } from './pin-project-servers.js';
 import { findPropertyValue, parseJsoncDocument } from './read-jsonc.js';
 import { readTextFile } from './read-text-file.js';
 import { findTrustDecision, readTrustedFolders, realFolderPath } from './read-trusted-folders.js';
@@ -20,8 +20,8 @@ export interface FolderTrustOptions extends Pick<SettingsLocation, 'appDir' | 'h
   readonly env?: EnvironmentVariables;
 }
 
-/** Whether a folder is trusted, and why. */
-export interface FolderTrust {
+/** Whether a folder is trusted, and why, as the trusted-folders files say (see {@link getFolderTrust}). */
+export interface FolderTrust extends FolderTrustDecision {
   /** The folder's real path (symbolic links resolved). */
   readonly folder: string;
   /** True when the folder, or the nearest recorded folder above it, is recorded as trusted (or `overriddenBy` trusts every folder). */
@@ -41,7 +41,12 @@ export interface FolderTrust {
    * subfolder covered by a trusted ancestor that was never trusted itself, or a folder trusted
    * only by Gemini CLI or Qwen Code) or when `overriddenBy` decided.
    */
-  readonly pinnedServers: ReadonlyMap<string, PinnedServer> | undefined;
+  readonly pinnedServers: PinnedServers | undefined;
+  /**
+   * For a Gemini-format store: when the folder is trusted in Gemini CLI's or Qwen Code's
+   * `trustedFolders.json` and `toolhost trust` never pinned its servers, that file (`filePath`).
+   */
+  readonly trustedUnpinnedIn?: string | undefined;
   /** The format of the store: `toolhost`, or `gemini` for `.gemini` and `.qwen`. */
   readonly format: TrustStoreFormat;
   /**
@@ -111,6 +116,7 @@ export async function getFolderTrust(options: FolderTrustOptions): Promise<Folde
     decidedBy: decision?.folder,
     overriddenBy: undefined,
     pinnedServers: trusted ? pins.pins.get(folder) : undefined,
+    ...(trusted && pins.pins.get(folder) === undefined ? { trustedUnpinnedIn: store.filePath } : {}),
     errors: [...found.errors, ...(trusted ? pins.errors : [])],
     warnings: found.warnings,
   };

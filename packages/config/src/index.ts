@@ -47,9 +47,25 @@ export {
 export type { TrustStore, TrustStoreFormat } from './settings-paths.js';
 export { getFolderTrust } from './get-folder-trust.js';
 export type { FolderTrust, FolderTrustOptions } from './get-folder-trust.js';
-export { setFolderTrust, trustFolder, untrustFolder } from './set-folder-trust.js';
-export type { SetFolderTrustOptions, SetFolderTrustResult } from './set-folder-trust.js';
-export { readTrustedFolders } from './read-trusted-folders.js';
+export { setFolderTrust, setStoredFolderTrust, trustFolder, untrustFolder } from './set-folder-trust.js';
+export type {
+  FolderTrustFilesChange,
+  SetFolderTrustOptions,
+  SetFolderTrustResult,
+  SetStoredFolderTrustResult,
+} from './set-folder-trust.js';
+export { MemoryFolderTrustStore, changeRecordedFolderTrust, findRecordedFolderTrust } from './folder-trust-store.js';
+export type {
+  FolderTrustChange,
+  FolderTrustDecision,
+  FolderTrustRecords,
+  FolderTrustStore,
+  FolderTrustWriteOptions,
+  PinnedServers,
+} from './folder-trust-store.js';
+export { FileFolderTrustStore } from './file-folder-trust-store.js';
+export type { FileFolderTrustStoreOptions } from './file-folder-trust-store.js';
+export { parsePinnedServers, readTrustedFolders, realFolderPath } from './read-trusted-folders.js';
 export {
   GEMINI_TRUST_LEVELS,
   findGeminiTrustDecision,

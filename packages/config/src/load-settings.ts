@@ -10,7 +10,8 @@ import { readServerEnablement } from './read-server-enablement.js';
 import { readTextFile } from './read-text-file.js';
 import { createServerAccessPolicy, normalizeServerName, type ServerAccessPolicy, type ServerBlockReason } from './server-access-policy.js';
 import type { McpServerConfig } from './server-config-schema.js';
-import { getFolderTrust } from './get-folder-trust.js';
+import { FileFolderTrustStore } from './file-folder-trust-store.js';
+import type { FolderTrustStore } from './folder-trust-store.js';
 import { describeLaunchChange, pinServer, type PinnedServer } from './pin-project-servers.js';
 import { realFolderPath } from './read-trusted-folders.js';
 import {
@@ -58,6 +59,14 @@ export interface LoadSettingsOptions extends SettingsLocation {
    */
   readonly projectTrust?: boolean | 'auto';
   /**
+   * Where `projectTrust: 'auto'` reads the folder's trust and pinned servers instead of the
+   * trusted-folders files: a {@link FolderTrustStore} (a database store of `@toolhost/stores`
+   * per user, `MemoryFolderTrustStore`). Trust a folder in it with `setStoredFolderTrust`. A store
+   * that rejects makes `loadSettings` reject with its error. @default a `FileFolderTrustStore` of
+   * `appDir`, `homeDir`, `systemSettingsPath` and `env`
+   */
+  readonly trustStore?: FolderTrustStore;
+  /**
    * The command named in `UNTRUSTED_PROJECT` and `CHANGED_SINCE_TRUSTED` messages.
    * @default 'toolhost trust', or 'toolhost --app-dir <appDir> trust' for another `appDir`
    */
@@ -103,8 +112,11 @@ export interface LoadedSettings extends ServerAccessPolicy {
   readonly projectTrusted: boolean | undefined;
   /** The project folder's real path (symbolic links resolved), or `undefined` without a project. */
   readonly projectFolder: string | undefined;
-  /** The trusted-folders store that `projectTrust: 'auto'` reads (Gemini CLI's or Qwen Code's `trustedFolders.json` for `.gemini` / `.qwen`). */
-  readonly trustedFoldersFilePath: string;
+  /**
+   * The trusted-folders file that `projectTrust: 'auto'` reads (Gemini CLI's or Qwen Code's
+   * `trustedFolders.json` for `.gemini` / `.qwen`); `undefined` when a `trustStore` was given.
+   */
+  readonly trustedFoldersFilePath: string | undefined;
   /**
    * Every server that loaded, blocked and disabled ones included, in priority order: the order
    * in which names first appear reading the user file, then the project file, then the system
@@ -310,13 +322,14 @@ interface ProjectTrust {
   /** The store's pins for the project folder; `'not-pinned'` when the host decided trust itself. */
   pins: ReadonlyMap<string, PinnedServer> | undefined | 'not-pinned';
   folder: string | undefined;
-  filePath: string;
+  filePath: string | undefined;
   errors: readonly ConfigError[];
   warnings: readonly ConfigWarning[];
 }
 
 async function resolveProjectTrust(options: LoadSettingsOptions, projectInHome: boolean): Promise<ProjectTrust> {
-  const filePath = getTrustedFoldersFilePath({ ...options, env: options.env ?? process.env });
+  const filePath =
+    options.trustStore === undefined ? getTrustedFoldersFilePath({ ...options, env: options.env ?? process.env }) : undefined;
   if (options.projectDir === undefined || projectInHome) {
     return { trusted: undefined, pins: 'not-pinned', folder: undefined, filePath, errors: [], warnings: [] };
   }
@@ -324,30 +337,32 @@ async function resolveProjectTrust(options: LoadSettingsOptions, projectInHome: 
   if (mode !== 'auto') {
     return { trusted: mode, pins: 'not-pinned', folder: await realFolderPath(options.projectDir), filePath, errors: [], warnings: [] };
   }
-  const found = await getFolderTrust({ ...options, folder: options.projectDir });
+  const store = options.trustStore ?? new FileFolderTrustStore(options);
+  const found = await store.getFolderTrust(options.projectDir);
   // A folder that Gemini CLI or Qwen Code trusts and `toolhost trust` never pinned: its servers run
   // as they would in that program (a drop-in must show the same statuses), with a warning.
-  const trustedElsewhere =
-    found.format === 'gemini' && found.trusted && found.overriddenBy === undefined && found.pinnedServers === undefined;
+  const trustedElsewhere = found.trusted && found.overriddenBy === undefined ? found.trustedUnpinnedIn : undefined;
   const command = options.trustCommand ?? formatToolhostCommand('trust', options.appDir);
+  const warnings = found.warnings ?? [];
   return {
     trusted: found.trusted,
     // Folder trust turned off (Gemini CLI's setting or variable): the user decided for every folder, nothing was pinned.
-    pins: found.overriddenBy === undefined && !trustedElsewhere ? found.pinnedServers : 'not-pinned',
+    pins: found.overriddenBy === undefined && trustedElsewhere === undefined ? found.pinnedServers : 'not-pinned',
     folder: found.folder,
     filePath,
-    errors: found.errors,
-    warnings: trustedElsewhere
-      ? [
-          ...found.warnings,
-          {
-            code: 'TRUST_NOT_PINNED',
-            filePath: found.filePath,
-            jsonPath: '',
-            message: `The project folder ${found.folder} is trusted in ${found.filePath}, but toolhost has not recorded its MCP servers, so a changed server entry would start without a prompt. Check them, then run "${command}" in ${found.folder} to pin them.`,
-          },
-        ]
-      : found.warnings,
+    errors: found.errors ?? [],
+    warnings:
+      trustedElsewhere !== undefined
+        ? [
+            ...warnings,
+            {
+              code: 'TRUST_NOT_PINNED',
+              filePath: trustedElsewhere,
+              jsonPath: '',
+              message: `The project folder ${found.folder} is trusted in ${trustedElsewhere}, but toolhost has not recorded its MCP servers, so a changed server entry would start without a prompt. Check them, then run "${command}" in ${found.folder} to pin them.`,
+            },
+          ]
+        : warnings,
   };
 }
 

@@ -3,6 +3,7 @@ import { isAbsolute, resolve } from 'node:path';
 import { ConfigError } from './config-error.js';
 import { removeJsoncProperty, setJsoncProperty } from './edit-jsonc.js';
 import { editTextFile } from './edit-text-file.js';
+import { samePins, type FolderTrustChange, type FolderTrustStore, type PinnedServers } from './folder-trust-store.js';
 import type { FolderTrustOptions } from './get-folder-trust.js';
 import {
   findGeminiTrustDecision,
@@ -77,7 +78,15 @@ export interface SetFolderTrustResult {
  * `<file>.lock`, the one Gemini CLI takes too).
  */
 export async function setFolderTrust(options: SetFolderTrustOptions): Promise<SetFolderTrustResult> {
-  const folder = await realFolderPath(options.folder);
+  const folder = await existingRealFolder(options.folder);
+  const pinned = options.trusted ? await readProjectServersToPin(folder, options, options.env) : [];
+  const pins = options.trusted ? new Map(pinned.map((server) => [server.name, server.pin])) : undefined;
+  return { ...(await writeFolderTrustFiles(getTrustStore(options), folder, options.trusted, pins)), pinned };
+}
+
+/** The real path of `folder`; throws `FOLDER_NOT_FOUND` when it is not an existing folder. */
+export async function existingRealFolder(path: string): Promise<string> {
+  const folder = await realFolderPath(path);
   const isFolder = await stat(folder).then(
     (info) => info.isDirectory(),
     () => false,
@@ -85,15 +94,29 @@ export async function setFolderTrust(options: SetFolderTrustOptions): Promise<Se
   if (!isFolder) {
     throw new ConfigError({
       code: 'FOLDER_NOT_FOUND',
-      filePath: resolve(options.folder),
-      message: `${resolve(options.folder)} is not an existing folder, so its trust cannot be changed. Check the path.`,
+      filePath: resolve(path),
+      message: `${resolve(path)} is not an existing folder, so its trust cannot be changed. Check the path.`,
     });
   }
-  const store = getTrustStore(options);
-  const pinned = options.trusted ? await readProjectServersToPin(folder, options, options.env) : [];
-  if (store.format === 'gemini') return setGeminiFolderTrust(folder, options.trusted, store, pinned);
+  return folder;
+}
+
+/** What {@link writeFolderTrustFiles} did: a {@link SetFolderTrustResult} without `pinned`. */
+export type FolderTrustFilesChange = Omit<SetFolderTrustResult, 'pinned'>;
+
+/**
+ * Records the trust of `folder` (a real path) in the files of `store`, with `pins` as its pinned
+ * servers when trusting (`undefined`: the recorded pins are left as they are).
+ */
+export async function writeFolderTrustFiles(
+  store: TrustStore,
+  folder: string,
+  trusted: boolean,
+  pins: PinnedServers | undefined,
+): Promise<FolderTrustFilesChange> {
+  if (store.format === 'gemini') return setGeminiFolderTrust(folder, trusted, store, trusted ? pins : undefined);
   const filePath = store.filePath;
-  const pinsValue = Object.fromEntries(pinned.map((server) => [server.name, server.pin]));
+  const pinsValue = pins === undefined ? undefined : Object.fromEntries(pins);
   return editTextFile(filePath, (text) => {
     const parsed = text === undefined ? undefined : parseTrustedFolders(text, filePath);
     const folders = parsed?.folders ?? new Map<string, boolean>();
@@ -103,36 +126,36 @@ export async function setFolderTrust(options: SetFolderTrustOptions): Promise<Se
       format: store.format,
       filePath,
       pinsFilePath: filePath,
-      trusted: options.trusted,
+      trusted,
       changed: false,
       decidedBy: before?.folder,
-      pinned,
       pinsChanged: false,
     };
-    if (options.trusted && before?.trusted === true) {
-      const old = parsed?.pins.get(before.folder)?.get(folder);
-      const same =
-        old !== undefined && old.size === pinned.length && pinned.every((server) => old.get(server.name)?.digest === server.pin.digest);
-      if (same) return { text, result: unchanged };
+    if (trusted && before?.trusted === true) {
+      if (pins === undefined || samePins(parsed?.pins.get(before.folder)?.get(folder), pins)) return { text, result: unchanged };
       const key = parsed?.keys.get(before.folder) ?? before.folder;
       const next = setJsoncProperty(text ?? '', { objectPath: [key, 'pinnedServers'], key: folder, value: pinsValue, filePath }).text;
       return { text: next, result: { ...unchanged, pinsChanged: true } };
     }
-    if ((before?.trusted === true) === options.trusted) return { text, result: unchanged };
+    if ((before?.trusted === true) === trusted) return { text, result: unchanged };
     const matches = (key: string): boolean => isAbsolute(key) && isSameOrInside(key, folder) && isSameOrInside(folder, key);
     let next = text === undefined ? undefined : removeJsoncProperty(text, { objectPath: [], key: folder, filePath, matches }).text;
     const remaining = new Map([...folders].filter(([key]) => !matches(key)));
     const inherited = findTrustDecision(remaining, folder);
-    if ((inherited?.trusted === true) !== options.trusted) {
-      const value = options.trusted ? { trusted: true, pinnedServers: { [folder]: pinsValue } } : { trusted: false };
+    if ((inherited?.trusted === true) !== trusted) {
+      const value = !trusted
+        ? { trusted: false }
+        : pinsValue === undefined
+          ? { trusted: true }
+          : { trusted: true, pinnedServers: { [folder]: pinsValue } };
       next = setJsoncProperty(next ?? '', { objectPath: [], key: folder, value, filePath }).text;
-    } else if (options.trusted && inherited !== undefined) {
+    } else if (trusted && inherited !== undefined && pinsValue !== undefined) {
       // A trusted ancestor covers the folder once its own "not trusted" record is gone: pin there.
       const key = parsed?.keys.get(inherited.folder) ?? inherited.folder;
       next = setJsoncProperty(next ?? '', { objectPath: [key, 'pinnedServers'], key: folder, value: pinsValue, filePath }).text;
     }
-    const decidedBy = (inherited?.trusted === true) === options.trusted ? inherited?.folder : folder;
-    const result = { ...unchanged, changed: true, decidedBy, pinsChanged: options.trusted };
+    const decidedBy = (inherited?.trusted === true) === trusted ? inherited?.folder : folder;
+    const result = { ...unchanged, changed: true, decidedBy, pinsChanged: trusted && pins !== undefined };
     return { text: next ?? '{}\n', result };
   });
 }
@@ -147,8 +170,8 @@ async function setGeminiFolderTrust(
   folder: string,
   trusted: boolean,
   store: TrustStore,
-  pinned: readonly ProjectServerToPin[],
-): Promise<SetFolderTrustResult> {
+  pins: PinnedServers | undefined,
+): Promise<FolderTrustFilesChange> {
   const { filePath, pinsFilePath } = store;
   // A trusted-folders file toolhost does not recognise stops everything before any file is written.
   const current = await readTextFile(filePath);
@@ -156,13 +179,11 @@ async function setGeminiFolderTrust(
   let pinsChanged = false;
   // Pins first: pins of a folder that is not trusted do nothing, so a failure between the two
   // writes never lets an unpinned server start.
-  if (trusted) {
-    const pinsValue = Object.fromEntries(pinned.map((server) => [server.name, server.pin]));
+  if (trusted && pins !== undefined) {
+    const pinsValue = Object.fromEntries(pins);
     pinsChanged = await editTextFile(pinsFilePath, (text) => {
       const old = text === undefined ? undefined : parsePinnedServersFile(text, pinsFilePath).get(folder);
-      const same =
-        old !== undefined && old.size === pinned.length && pinned.every((server) => old.get(server.name)?.digest === server.pin.digest);
-      if (same) return { text, result: false };
+      if (samePins(old, pins)) return { text, result: false };
       let next =
         text === undefined
           ? ''
@@ -212,7 +233,6 @@ async function setGeminiFolderTrust(
     trusted,
     changed: edited.changed,
     decidedBy: edited.decidedBy,
-    pinned,
     pinsChanged,
     replacedLevel: edited.replacedLevel === 'TRUST_PARENT' ? 'TRUST_PARENT' : undefined,
   };
@@ -226,4 +246,38 @@ export function trustFolder(options: FolderTrustOptions): Promise<SetFolderTrust
 /** Makes sure a folder is not trusted: `setFolderTrust({ ...options, trusted: false })`. */
 export function untrustFolder(options: FolderTrustOptions): Promise<SetFolderTrustResult> {
   return setFolderTrust({ ...options, trusted: false });
+}
+
+/** What {@link setStoredFolderTrust} did. */
+export interface SetStoredFolderTrustResult extends FolderTrustChange {
+  /**
+   * When trusting: the servers of the folder's project settings file that were pinned, i.e. exactly
+   * what may now start (each as written); empty when untrusting or when the file has none.
+   */
+  readonly pinned: readonly ProjectServerToPin[];
+}
+
+/**
+ * `setFolderTrust` for any {@link FolderTrustStore} (a database, memory): trusting reads the
+ * folder's project settings file (`<folder>/<appDir>/settings.json`, found with `appDir` and
+ * `homeDir` of `options`) and records its servers as the folder's pins, so that a server changed
+ * or added afterwards is blocked (`CHANGED_SINCE_TRUSTED`) until the folder is trusted again;
+ * untrusting removes the folder's trust and its pins. Throws `FOLDER_NOT_FOUND` when the folder
+ * does not exist; a store that fails rejects with its own error.
+ *
+ * @example
+ * ```ts
+ * const trust = new MemoryFolderTrustStore();
+ * const { pinned } = await setStoredFolderTrust(trust, { folder: projectDir, trusted: true });
+ * ```
+ */
+export async function setStoredFolderTrust(store: FolderTrustStore, options: SetFolderTrustOptions): Promise<SetStoredFolderTrustResult> {
+  const folder = await existingRealFolder(options.folder);
+  const pinned = options.trusted ? await readProjectServersToPin(folder, options, options.env) : [];
+  const change = await store.setFolderTrust(
+    folder,
+    options.trusted,
+    options.trusted ? { pinnedServers: new Map(pinned.map((server) => [server.name, server.pin])) } : {},
+  );
+  return { ...change, pinned };
 }

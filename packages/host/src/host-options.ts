@@ -1,6 +1,7 @@
 import type { ToolCallInterceptor } from './tool-call/call-hooks.js';
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
+import type { FolderTrustStore } from '@toolhost/config';
 import type { FetchFunction, TokenStore } from '@toolhost/oauth';
 import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
 import type { SettingsSource } from './resolve-servers.js';
@@ -43,6 +44,27 @@ export interface HostStores {
    * @default a file at `~/<appDir>/mcp-tasks.json` (mode 0600, written atomically) when settings are read from files, else in memory
    */
   readonly tasks?: TaskStore;
+  /**
+   * Where folder trust and the pinned servers of trusted project folders are read (with
+   * `trustProject: 'auto'`, the default), in place of the trusted-folders files: a
+   * `FolderTrustStore` of `@toolhost/config` (`MemoryFolderTrustStore`), or the per-user
+   * `createKeyvStores(...).trust` of `@toolhost/stores` for a server where many users share one
+   * deployment. The rules are the files': until the project folder is trusted its servers are
+   * blocked (`UNTRUSTED_PROJECT`), and a project server changed or added since the folder was
+   * trusted is blocked (`CHANGED_SINCE_TRUSTED`). Trust a folder with `setStoredFolderTrust` of
+   * `@toolhost/config` (it pins the project's servers), then create a host or call
+   * `host.servers.reload()`: `watchSettings` does not see changes of a store. A store that
+   * rejects makes `create` fail with `SETTINGS_LOAD_FAILED` (and a reload change nothing).
+   * @default the trusted-folders files of `appDir` (`~/<appDir>/trusted-folders.json`, or Gemini
+   * CLI's / Qwen Code's `trustedFolders.json`), see `FileFolderTrustStore`
+   * @example
+   * ```ts
+   * const trust = new MemoryFolderTrustStore();
+   * await setStoredFolderTrust(trust, { folder: projectDir, trusted: true });
+   * const host = await McpToolHost.create({ projectDir, stores: { trust } });
+   * ```
+   */
+  readonly trust?: FolderTrustStore;
 }
 
 /**
@@ -118,7 +140,7 @@ export interface McpToolHostOptions<TTool = unknown, TResponse = unknown, TToolR
    * `CONFIRMATION_REQUIRED`
    */
   readonly deferConfirmations?: boolean;
-  /** Where approvals ("always allow") and OAuth tokens are kept. @default see {@link HostStores} */
+  /** Where approvals ("always allow"), OAuth tokens, tasks and folder trust are kept. @default see {@link HostStores} */
   readonly stores?: HostStores;
   /**
    * The `fetch` every request to a remote MCP server goes through (Streamable HTTP and SSE:

@@ -11,7 +11,13 @@ import type { HostCore } from './host-core.js';
 import { HostError, type HostErrorCode } from './host-error.js';
 import type { HostWarning } from './host-events.js';
 import { buildHostWarnings } from './host-warnings.js';
-import { resolveServers, settingsLoadOptions, type ResolvedServer, type ResolvedServers, type SettingsSource } from './resolve-servers.js';
+import {
+  resolveServers,
+  settingsLoadOptions,
+  type ResolvedServer,
+  type ResolvedServers,
+  type SettingsSourceWithStores,
+} from './resolve-servers.js';
 
 /** What {@link HostServers.reload} did. */
 export interface SettingsReloadResult {
@@ -58,7 +64,7 @@ function fileErrorKey(error: ConfigError): string {
  */
 export class HostServerSet {
   readonly #core: HostCore;
-  readonly #source: SettingsSource;
+  readonly #source: SettingsSourceWithStores;
   #settings: ResolvedServers;
   /** Servers added with `add`, by name. */
   readonly #runtime = new Map<string, ResolvedServer>();
@@ -75,7 +81,7 @@ export class HostServerSet {
   #queue: Promise<unknown> = Promise.resolve();
 
   /** Start from the settings the host was created with. */
-  constructor(core: HostCore, source: SettingsSource, resolved: ResolvedServers) {
+  constructor(core: HostCore, source: SettingsSourceWithStores, resolved: ResolvedServers) {
     this.#core = core;
     this.#source = source;
     this.#settings = resolved;

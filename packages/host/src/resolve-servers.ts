@@ -8,6 +8,7 @@ import {
   type ConfigError,
   type ConfigWarning,
   type EnvironmentVariables,
+  type FolderTrustStore,
   type LoadSettingsOptions,
   type McpServerConfig,
   type ServerBlockReason,
@@ -88,9 +89,9 @@ export interface SettingsSource {
    * With `'auto'`, trusting pins each project server's launch identity: one whose entry changed
    * (or was added) since the folder was trusted is blocked with `CHANGED_SINCE_TRUSTED` until the
    * folder is trusted again.
-   * `'auto'` reads the trusted-folders store `~/<appDir>/trusted-folders.json`, or Gemini CLI's /
-   * Qwen Code's `trustedFolders.json` for `.gemini` / `.qwen` (see `getFolderTrust` and `trustFolder`
-   * of `@toolhost/config`); `true` or `false` is the host's own decision (a host with its own trust
+   * `'auto'` reads `stores.trust` when given, else the trusted-folders store
+   * `~/<appDir>/trusted-folders.json`, or Gemini CLI's / Qwen Code's `trustedFolders.json` for
+   * `.gemini` / `.qwen` (see `getFolderTrust` and `trustFolder` of `@toolhost/config`); `true` or `false` is the host's own decision (a host with its own trust
    * prompt passes the user's answer). Ignored when `settings` is given (no project file is read).
    * @default 'auto'
    * @example
@@ -107,6 +108,11 @@ export interface SettingsSource {
    */
   readonly trustCommand?: string;
 }
+
+/** A settings source with the host's stores (only `stores.trust` is read here). @internal */
+export type SettingsSourceWithStores = SettingsSource & {
+  readonly stores?: { readonly trust?: FolderTrustStore | undefined } | undefined;
+};
 
 /** One server the host will manage. */
 export interface ResolvedServer extends ServerDefinition {
@@ -137,7 +143,7 @@ export interface ResolvedServers {
 }
 
 /** Turn a settings object or the settings files into the server list for discovery. */
-export async function resolveServers(source: SettingsSource): Promise<ResolvedServers> {
+export async function resolveServers(source: SettingsSourceWithStores): Promise<ResolvedServers> {
   const env = source.env ?? process.env;
   if (source.settings) {
     const parsed = parseSettingsText({
@@ -200,7 +206,11 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
         ? loaded.getServerBlockReason(name)
         : createServerAccessPolicy({ allowed: loaded.allowed, excluded: loaded.excluded }).getServerBlockReason(name),
     isServerEnabled: (name) => loaded.isServerEnabled(name),
-    files: [...loaded.files.map((file) => file.filePath), loaded.enablementFilePath, loaded.trustedFoldersFilePath],
+    files: [
+      ...loaded.files.map((file) => file.filePath),
+      loaded.enablementFilePath,
+      ...(loaded.trustedFoldersFilePath !== undefined ? [loaded.trustedFoldersFilePath] : []),
+    ],
   };
 }
 
@@ -208,7 +218,10 @@ export async function resolveServers(source: SettingsSource): Promise<ResolvedSe
  * The `loadSettings` options of a file-based settings source: the same system files as the
  * `toolhost` command line (those of the program of `appDir`, see `getAppSettingsLocation`).
  */
-export function settingsLoadOptions(source: SettingsSource, env: Readonly<Record<string, string | undefined>>): LoadSettingsOptions {
+export function settingsLoadOptions(
+  source: SettingsSourceWithStores,
+  env: Readonly<Record<string, string | undefined>>,
+): LoadSettingsOptions {
   const location = getAppSettingsLocation({
     env,
     ...(source.appDir !== undefined ? { appDir: source.appDir } : {}),
@@ -225,5 +238,6 @@ export function settingsLoadOptions(source: SettingsSource, env: Readonly<Record
     ...(source.envFile !== undefined ? { envFile: source.envFile } : {}),
     ...(source.trustProject !== undefined ? { projectTrust: source.trustProject } : {}),
     ...(source.trustCommand !== undefined ? { trustCommand: source.trustCommand } : {}),
+    ...(source.stores?.trust !== undefined ? { trustStore: source.stores.trust } : {}),
   };
 }

@@ -9,6 +9,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pinServer } from '@toolhost/config';
 import { emptyAllowList, type AllowList, type ToolApproval } from '@toolhost/confirmation';
 import type { StoredOAuthCredentials } from '@toolhost/oauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ import { createKeyvStores } from './create-keyv-stores.js';
 import type { StoresEncryption } from './encryption.js';
 import { StoresError } from './stores-error.js';
 import { BACKENDS, openBackend, type TestBackend } from './testing/backends.js';
-import { escapeKeyPart } from './user-keys.js';
+import { escapeKeyPart, userDocumentKey } from './user-keys.js';
 
 const KEY_1 = randomBytes(32);
 const KEY_2 = randomBytes(32).toString('base64');
@@ -379,6 +380,55 @@ describe.each(BACKENDS)('createKeyvStores on %s', (kind) => {
       });
       await mine.trust.setFolderTrust(project, false);
       expect((await mine.trust.getFolderTrust(project)).trusted).toBe(false);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the pinned servers of each trusted folder with its trust, renews them, and drops them when the folder is untrusted', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'toolhost-stores-pins-'));
+    try {
+      const project = join(root, 'project');
+      const inner = join(project, 'vendor');
+      await mkdir(inner, { recursive: true });
+      const first = new Map([['tool', pinServer({ command: 'node', args: ['server.js'] })]]);
+      const second = new Map([['tool', pinServer({ command: 'node', args: ['server.js', '--v2'], env: { TOKEN: 'secret' } })]]);
+      const mine = createKeyvStores({ store: backend.open(), user: alice });
+      expect(await mine.trust.setFolderTrust(project, true, { pinnedServers: first })).toMatchObject({ changed: true, pinsChanged: true });
+      // Another instance reads them; a covered subfolder has no pins of its own.
+      const other = createKeyvStores({ store: backend.open(), user: alice });
+      expect((await other.trust.getFolderTrust(project)).pinnedServers).toEqual(first);
+      expect(await other.trust.getFolderTrust(inner)).toMatchObject({ trusted: true, decidedBy: project, pinnedServers: undefined });
+      // Trusting again renews the pins only when they differ.
+      expect(await other.trust.setFolderTrust(project, true, { pinnedServers: second })).toMatchObject({
+        changed: false,
+        pinsChanged: true,
+      });
+      expect(await mine.trust.setFolderTrust(project, true, { pinnedServers: second })).toMatchObject({
+        changed: false,
+        pinsChanged: false,
+      });
+      expect(await mine.trust.setFolderTrust(inner, true, { pinnedServers: first })).toMatchObject({
+        changed: false,
+        pinsChanged: true,
+        decidedBy: project,
+      });
+      expect((await mine.trust.getFolderTrust(project)).pinnedServers).toEqual(second);
+      expect((await mine.trust.getFolderTrust(inner)).pinnedServers).toEqual(first);
+      // Stored as JSON next to the decisions, env values only as their SHA-256.
+      const stored = (await backend.dump(userDocumentKey(alice, 'trusted-folders'))).map((entry) => entry.value).join('\n');
+      expect(stored).toContain(second.get('tool')?.digest);
+      expect(stored).not.toContain('secret');
+      // Another user has neither the trust nor the pins.
+      expect(await createKeyvStores({ store: backend.open(), user: bob }).trust.getFolderTrust(project)).toMatchObject({
+        trusted: false,
+        pinnedServers: undefined,
+      });
+      // Untrusting drops the pins of the folder and of the subfolders it covered: trusting again without pins restores none.
+      await mine.trust.setFolderTrust(project, false);
+      await mine.trust.setFolderTrust(project, true);
+      expect(await mine.trust.getFolderTrust(project)).toMatchObject({ trusted: true, pinnedServers: undefined });
+      expect(await mine.trust.getFolderTrust(inner)).toMatchObject({ trusted: true, pinnedServers: undefined });
     } finally {
       await rm(root, { recursive: true, force: true });
     }

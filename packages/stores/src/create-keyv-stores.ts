@@ -46,7 +46,7 @@ export interface KeyvStoresOptions {
   readonly lockTtlMs?: number;
 }
 
-/** The stores of one user, for `McpToolHost.create({ stores })` (`tokens`, `approvals`, `tasks`) and for folder trust. */
+/** The stores of one user, for `McpToolHost.create({ stores })`: `tokens`, `approvals`, `tasks` and `trust`. */
 export interface KeyvStores {
   /** The user they belong to. */
   readonly user: string;
@@ -54,7 +54,7 @@ export interface KeyvStores {
   readonly tokens: KeyvTokenStore;
   /** "Always allow" approvals (an `AllowListStore` with `update`). */
   readonly approvals: KeyvAllowListStore;
-  /** Trusted folders (decide `trustProject` with it). */
+  /** Folder trust and the pinned servers of trusted project folders (a `FolderTrustStore`: give it as `stores.trust`). */
   readonly trust: KeyvFolderTrustStore;
   /** Tasks the host is waiting for (a `TaskStore`). */
   readonly tasks: KeyvTaskStore;
