@@ -78,6 +78,8 @@ export type { TrustedFolders, FolderPins } from './read-trusted-folders.js';
 export { pinServer, describeLaunchChange, formatServerLaunch, readProjectServersToPin } from './pin-project-servers.js';
 export type { PinnedServer, ProjectServerToPin } from './pin-project-servers.js';
 export type { AppSettingsLocationOptions, SettingsLocation, SettingsScope, WritableSettingsScope } from './settings-paths.js';
+export { withFileLock } from './file-lock.js';
+export type { FileLockFailure } from './file-lock.js';
 export { addServer } from './add-server.js';
 export type { AddServerOptions, AddServerResult } from './add-server.js';
 export { removeServer } from './remove-server.js';

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { FileLockError, withFileLock } from './file-lock.js';
+import { withFileLock } from '@toolhost/config';
 import { OAuthError } from './oauth-error.js';
 import {
   APP_NAMES,
@@ -221,24 +221,17 @@ export class FileTokenStore implements TokenStore {
   }
 
   /** Runs `work` under the lock folder `lockPath`, turning a lock failure into `STORE_FAILED` naming the file. */
-  async #locked<T>(lockPath: string, timeoutMs: number, purpose: string, work: () => Promise<T>): Promise<T> {
-    let started = false;
-    try {
-      return await withFileLock(lockPath, timeoutMs, () => {
-        started = true;
-        return work();
-      });
-    } catch (error) {
-      if (started || !(error instanceof FileLockError)) throw error;
-      throw new OAuthError({
+  #locked<T>(lockPath: string, timeoutMs: number, purpose: string, work: () => Promise<T>): Promise<T> {
+    return withFileLock(lockPath, timeoutMs, work, ({ reason, detail, cause }) => {
+      return new OAuthError({
         code: 'STORE_FAILED',
         message:
-          error.reason === 'timeout'
-            ? `Could not ${purpose}: the OAuth token file ${this.filePath} is locked by another process (lock ${lockPath}), ${error.message}. Try again when that process has finished; nothing was changed.`
-            : `Could not ${purpose}: the lock ${lockPath} of the OAuth token file ${this.filePath} cannot be made (${error.message}). Check the permissions of its folder; nothing was changed.`,
-        cause: error,
+          reason === 'timeout'
+            ? `Could not ${purpose}: the OAuth token file ${this.filePath} is locked by another process (lock ${lockPath}), ${detail}. Try again when that process has finished; nothing was changed.`
+            : `Could not ${purpose}: the lock ${lockPath} of the OAuth token file ${this.filePath} cannot be made (${detail}). Check the permissions of its folder; nothing was changed.`,
+        cause,
       });
-    }
+    });
   }
 
   /** The entries of a loaded file, each with its DPoP key from the side file when there is one. */

@@ -6,7 +6,7 @@ import type { AllowList } from '../allow-list.js';
 import { emptyAllowList, fromAllowListDocument, toAllowListDocument } from '../allow-list.js';
 import type { AllowListStore } from '../allow-list-store.js';
 import { ConfirmationError } from '../confirmation-error.js';
-import { FileLockError, withFileLock } from './file-lock.js';
+import { withFileLock } from '@toolhost/config';
 
 /** How long a change waits for another process's lock on the file (10 seconds). */
 const LOCK_TIMEOUT_MS = 10_000;
@@ -83,26 +83,19 @@ export class JsonFileAllowListStore implements AllowListStore {
     });
   }
 
-  async #locked<T>(work: () => Promise<T>): Promise<T> {
+  #locked<T>(work: () => Promise<T>): Promise<T> {
     const lockPath = `${this.filePath}.lock`;
-    let started = false;
-    try {
-      return await withFileLock(lockPath, LOCK_TIMEOUT_MS, () => {
-        started = true;
-        return work();
-      });
-    } catch (error) {
-      if (started || !(error instanceof FileLockError)) throw error;
-      throw new ConfirmationError({
+    return withFileLock(lockPath, LOCK_TIMEOUT_MS, work, ({ reason, detail, cause }) => {
+      return new ConfirmationError({
         code: 'STORE_FAILED',
         message:
-          error.reason === 'timeout'
-            ? `The MCP allow-list file ${this.filePath} is locked by another process (lock ${lockPath}), ${error.message}. Try again when that process has finished; the file was not changed.`
-            : `The MCP allow-list file ${this.filePath} cannot be locked for writing (${error.message}, lock ${lockPath}). Check that its folder is writable by you; the file was not changed.`,
+          reason === 'timeout'
+            ? `The MCP allow-list file ${this.filePath} is locked by another process (lock ${lockPath}), ${detail}. Try again when that process has finished; the file was not changed.`
+            : `The MCP allow-list file ${this.filePath} cannot be locked for writing (${detail}, lock ${lockPath}). Check that its folder is writable by you; the file was not changed.`,
         filePath: this.filePath,
-        cause: error,
+        cause,
       });
-    }
+    });
   }
 
   async #write(allowList: AllowList): Promise<void> {
