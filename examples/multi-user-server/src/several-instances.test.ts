@@ -5,12 +5,10 @@
 // same sharing of approvals on a real PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import KeyvRedis from '@keyv/redis';
-import { fixtureBinPath } from '@toolhost-internal/fixtures';
+import { fixtureBinPath, startRoundRobinProxy, type RoundRobinProxy } from '@toolhost-internal/fixtures';
 import { authenticate, createRedirectFollowingOpener } from '@toolhost/oauth';
 import { createKeyvStores, type KeyvStores } from '@toolhost/stores';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -26,31 +24,12 @@ const BOB = 'bob-key-0123456789abcdef';
 const KEY = randomBytes(32).toString('base64');
 const ENCRYPTION = { keys: { k1: KEY }, current: 'k1' };
 
-/** The proxy in front of the instances: request n goes to instance n mod 2; it says which in `x-instance`. */
-async function startProxy(ports: readonly number[]): Promise<{ url: string; server: Server }> {
-  let next = 0;
-  const server = createServer((req, res) => {
-    const index = next++ % ports.length;
-    const forwarded = request(
-      { host: '127.0.0.1', port: ports[index], method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, { ...answer.headers, 'x-instance': String(index + 1) });
-        answer.pipe(res);
-      },
-    );
-    forwarded.on('error', (error) => res.writeHead(502).end(String(error)));
-    req.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 describe('two instances behind a proxy, sharing one Redis', () => {
   let folder: string;
   let redisStore: KeyvRedis<unknown>;
   let as: Awaited<ReturnType<typeof startDpopAuthorizationServer>>;
   let mcp: Awaited<ReturnType<typeof startProtectedMcpServer>>;
-  let proxy: { url: string; server: Server };
+  let proxy: RoundRobinProxy;
   const instances: ExampleProcess[] = [];
   /** The access token of every request the MCP server checked, in order. */
   const presented: string[] = [];
@@ -87,7 +66,7 @@ describe('two instances behind a proxy, sharing one Redis', () => {
     const args = ['--users', join(folder, 'users.json'), '--settings', join(folder, 'settings.json'), '--store', redisUrl];
     const env = { TOOLHOST_TOKEN_KEYS: `k1:${KEY}` };
     instances.push(...(await Promise.all([startExample(args, env), startExample(args, env)])));
-    proxy = await startProxy(instances.map((instance) => Number(new URL(instance.url).port)));
+    proxy = await startRoundRobinProxy(instances.map((instance) => Number(new URL(instance.url).port)));
   }, 60_000);
 
   afterAll(async () => {

@@ -3,38 +3,14 @@
 // identity and digest); afterwards the project settings are edited, as a `git pull` could, so
 // that a server's command is a script that leaves a marker file. McpToolHost must not start it.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { trustFolder } from '@toolhost/config';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { afterEach, describe, expect, it } from 'vitest';
-import { McpToolHost } from './mcp-tool-host.js';
-import { fixtureServer } from './test-support.js';
+import { describe, expect, it } from 'vitest';
+import { fixtureServer, useProjectFolders } from './test-support.js';
 
-const dirs: string[] = [];
-const hosts: McpToolHost[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'toolhost-pinned-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function writeProjectSettings(project: string, mcpServers: Record<string, unknown>): Promise<void> {
-  await mkdir(join(project, '.toolhost'), { recursive: true });
-  await writeFile(join(project, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers }));
-}
-
-async function startHost(options: Parameters<typeof McpToolHost.create>[0]): Promise<McpToolHost> {
-  const host = await McpToolHost.create(options);
-  hosts.push(host);
-  return host;
-}
+const { tempDir, writeProjectSettings, startHost } = useProjectFolders('toolhost-pinned-');
 
 describe.skipIf(process.platform === 'win32')('McpToolHost and a project server changed since its folder was trusted', () => {
   it('blocks it with CHANGED_SINCE_TRUSTED naming what changed, and discover() never runs it', async () => {

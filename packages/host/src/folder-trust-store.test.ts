@@ -4,39 +4,16 @@
 // starts them, a server whose command changed after trusting is blocked and never run, and the
 // files are neither read for the decision nor written.
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { MemoryFolderTrustStore, setStoredFolderTrust, trustFolder, untrustFolder, type FolderTrustStore } from '@toolhost/config';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { HostError } from './host-error.js';
 import { McpToolHost } from './mcp-tool-host.js';
-import { fixtureServer } from './test-support.js';
+import { fixtureServer, useProjectFolders } from './test-support.js';
 
-const dirs: string[] = [];
-const hosts: McpToolHost[] = [];
-afterEach(async () => {
-  await Promise.all(hosts.splice(0).map((host) => host.close()));
-  await Promise.all(dirs.splice(0).map((dir) => rm(dir, { recursive: true, force: true })));
-});
-
-async function tempDir(): Promise<string> {
-  const dir = await mkdtemp(join(tmpdir(), 'toolhost-trust-store-'));
-  dirs.push(dir);
-  return dir;
-}
-
-async function writeProjectSettings(project: string, mcpServers: Record<string, unknown>): Promise<void> {
-  await mkdir(join(project, '.toolhost'), { recursive: true });
-  await writeFile(join(project, '.toolhost', 'settings.json'), JSON.stringify({ mcpServers }));
-}
-
-async function startHost(options: Parameters<typeof McpToolHost.create>[0]): Promise<McpToolHost> {
-  const host = await McpToolHost.create(options);
-  hosts.push(host);
-  return host;
-}
+const { tempDir, writeProjectSettings, startHost } = useProjectFolders('toolhost-trust-store-');
 
 /** `[name, status, errorCode]` of each server after `discover()`. */
 async function statuses(host: McpToolHost): Promise<Array<[string, string, string | undefined]>> {

@@ -6,14 +6,13 @@
 // for both at once is refreshed once.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { authenticate, createRedirectFollowingOpener, FileTokenStore } from '@toolhost/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
+import { startRoundRobinProxy, type RoundRobinProxy } from '@toolhost-internal/fixtures';
 import { startDpopAuthorizationServer } from '../../oauth/src/testing/dpop-servers.js';
 import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
 
@@ -93,27 +92,11 @@ async function startApp(instance: string, env: Record<string, string>): Promise<
   return { child, port };
 }
 
-/** The loopback proxy in front of the instances: each request goes to the next instance in turn. */
-async function startProxy(ports: readonly number[]): Promise<{ url: string; server: Server }> {
-  let next = 0;
-  const server = createServer((req, res) => {
-    const port = ports[next++ % ports.length];
-    const forwarded = request({ host: '127.0.0.1', port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
-    forwarded.on('error', (error) => res.writeHead(502).end(String(error)));
-    req.pipe(forwarded);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server };
-}
-
 describe('two app instances behind a proxy, sharing the stores', () => {
   let folder: string;
   let as: Awaited<ReturnType<typeof startDpopAuthorizationServer>>;
   let mcp: Awaited<ReturnType<typeof startProtectedMcpServer>>;
-  let proxy: { url: string; server: Server };
+  let proxy: RoundRobinProxy;
   const apps: ChildProcess[] = [];
   /** The access token of every request the MCP server checked, in order. */
   const presented: string[] = [];
@@ -149,7 +132,7 @@ describe('two app instances behind a proxy, sharing the stores', () => {
     const env = { SERVER_ENTRY: JSON.stringify(entry), TOKEN_FILE: tokenFile, ALLOW_LIST: allowList };
     const started = await Promise.all([startApp('1', env), startApp('2', env)]);
     apps.push(...started.map((s) => s.child));
-    proxy = await startProxy(started.map((s) => s.port));
+    proxy = await startRoundRobinProxy(started.map((s) => s.port));
   }, 60_000);
 
   afterAll(async () => {
