@@ -75,7 +75,7 @@ export {
 } from './gemini-trusted-folders.js';
 export type { GeminiTrustDecision, GeminiTrustLevel, GeminiTrustedFolders, PinnedServersFile } from './gemini-trusted-folders.js';
 export type { TrustedFolders, FolderPins } from './read-trusted-folders.js';
-export { pinServer, describeLaunchChange, formatServerLaunch, readProjectServersToPin } from './pin-project-servers.js';
+export { pinServer, describeLaunchChange, formatServerLaunch, readProjectServersToPin, canonicalJson } from './pin-project-servers.js';
 export type { PinnedServer, ProjectServerToPin } from './pin-project-servers.js';
 export type { AppSettingsLocationOptions, SettingsLocation, SettingsScope, WritableSettingsScope } from './settings-paths.js';
 export { withFileLock } from './file-lock.js';

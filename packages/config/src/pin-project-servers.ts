@@ -26,7 +26,17 @@ function sha256(text: string): string {
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
 }
 
-/** JSON with object keys sorted at every level, so equal values always give equal text. */
+/**
+ * JSON with object keys sorted at every level (`undefined` members left out), so equal values
+ * always give equal text: for comparing settings entries and hashing them.
+ *
+ * @example
+ * ```ts
+ * import { canonicalJson } from '@toolhost/config';
+ *
+ * canonicalJson({ b: 1, a: [true, { d: null, c: 'x' }] }); // '{"a":[true,{"c":"x","d":null}],"b":1}'
+ * ```
+ */
 export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (typeof value === 'object' && value !== null) {

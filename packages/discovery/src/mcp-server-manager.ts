@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
-import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { canonicalJson, DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { resourceKey } from './build-registry-entries.js';
 import { DiscoveryError } from './discovery-error.js';
 import type {
@@ -511,19 +511,6 @@ export class McpServerManager {
 /** Entry fields whose new value applies to the next requests without reconnecting. */
 const FIELDS_APPLIED_IN_PLACE = new Set(['timeout', 'trust', 'description']);
 
-/** JSON with object keys sorted, so that equal entries give equal text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
 /** How a server must change to go from one definition to another. */
 function compareDefinitions(before: ServerDefinition, after: ServerDefinition): 'none' | 'updated' | 'restarted' {
   if ((before.disabled === true) !== (after.disabled === true) || before.blockedReason !== after.blockedReason) return 'restarted';
@@ -531,7 +518,7 @@ function compareDefinitions(before: ServerDefinition, after: ServerDefinition): 
   let inPlace = false;
   for (const field of fields) {
     const key = field as keyof typeof before.config;
-    if (canonical(before.config[key]) === canonical(after.config[key])) continue;
+    if (canonicalJson(before.config[key]) === canonicalJson(after.config[key])) continue;
     if (!FIELDS_APPLIED_IN_PLACE.has(field)) return 'restarted';
     inPlace = true;
   }

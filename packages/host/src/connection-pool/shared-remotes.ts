@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Client, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/client';
 import type { DiscoverResult, JSONRPCMessage, JSONRPCNotification, Transport } from '@modelcontextprotocol/client';
+import { canonicalJson } from '@toolhost/config';
 import { connectClient, isModernRevision, type ConnectionRequest, type OpenedConnection } from '@toolhost/discovery';
 import { StoredTokenOAuthProvider, type FetchFunction, type TokenStore } from '@toolhost/oauth';
 import { connectTransport, createTransport, resolveTransportKind, type ConnectedTransport } from '@toolhost/transport';
@@ -33,19 +34,6 @@ function idOf(value: object | undefined): string {
     objectIds.set(value, id);
   }
   return String(id);
-}
-
-/** JSON with object keys sorted, so that equal values give equal text. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonical(record[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /** Header names in lower case (HTTP header names are case-insensitive). */
@@ -96,7 +84,7 @@ async function connectionIdentity(request: ConnectionRequest, host: PoolHost): P
     fetch: idOf(host.fetch),
     handshake: client.handshake,
   };
-  return createHash('sha256').update(canonical(identity)).digest('hex');
+  return createHash('sha256').update(canonicalJson(identity)).digest('hex');
 }
 
 /** One session shared by the hosts whose entries have the same connection identity. */
