@@ -88,26 +88,33 @@ export async function timeBatch(task: BenchTask, batch = 1): Promise<number> {
   return (await measureBatch(task, batch)).wallMs;
 }
 
+/** The side orders of {@link roundOrder}, by number of sides. */
+const ORDERS: Readonly<Record<number, readonly (readonly number[])[]>> = {
+  1: [[0]],
+  2: [
+    [0, 1],
+    [1, 0],
+  ],
+  3: [
+    [0, 1, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [0, 2, 1],
+    [2, 1, 0],
+    [1, 0, 2],
+  ],
+};
+
 /**
- * The order of the sides in round `round`: with two sides subject first in even rounds and
- * baseline first in odd ones; with three, every permutation in turn (each side takes each
- * position equally often over six rounds).
+ * The order of the sides in round `round`: one side alone; with two sides subject first in even
+ * rounds and baseline first in odd ones; with three, every permutation in turn (each side takes
+ * each position equally often over six rounds).
+ *
+ * @throws RangeError for fewer than 1 or more than 3 sides.
  */
 export function roundOrder(sides: number, round: number): number[] {
-  const orders =
-    sides === 2
-      ? [
-          [0, 1],
-          [1, 0],
-        ]
-      : [
-          [0, 1, 2],
-          [1, 2, 0],
-          [2, 0, 1],
-          [0, 2, 1],
-          [2, 1, 0],
-          [1, 0, 2],
-        ];
+  const orders = ORDERS[sides];
+  if (!orders) throw new RangeError(`between 1 and 3 sides, not ${sides}`);
   return orders[round % orders.length] as number[];
 }
 

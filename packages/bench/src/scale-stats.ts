@@ -2,6 +2,7 @@
 // and the goal verdict. No I/O, no clocks: unit-tested in scale-functions.test.ts.
 import { ratio } from './ratio.js';
 import { median, percentile } from './summarize.js';
+import { roundOrder } from './compare-interleaved.js';
 
 /** The goals of `pnpm bench:scale`, set for 200 hosts. */
 export interface ScaleGoal {
@@ -147,24 +148,7 @@ export function judgeScale(goal: ScaleGoal, memoryOverRawBytes: number, ratioOfP
  * 3 sides: the six permutations in turn), so drift over the run hits every side alike.
  */
 export function sliceSchedule(sides: number, rounds: number): number[][] {
-  const orders: Record<number, number[][]> = {
-    1: [[0]],
-    2: [
-      [0, 1],
-      [1, 0],
-    ],
-    3: [
-      [0, 1, 2],
-      [1, 2, 0],
-      [2, 0, 1],
-      [0, 2, 1],
-      [2, 1, 0],
-      [1, 0, 2],
-    ],
-  };
-  const cycle = orders[sides];
-  if (!cycle) throw new RangeError(`between 1 and 3 sides, not ${sides}`);
-  return Array.from({ length: rounds }, (_, round) => cycle[round % cycle.length] as number[]);
+  return Array.from({ length: rounds }, (_, round) => roundOrder(sides, round));
 }
 
 /**
