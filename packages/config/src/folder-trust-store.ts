@@ -51,7 +51,7 @@ export interface FolderTrustWriteOptions {
   readonly pinnedServers?: PinnedServers;
 }
 
-/** What {@link FolderTrustStore.setFolderTrust} did. */
+/** What the `setFolderTrust` of a `FolderTrustStore` did. */
 export interface FolderTrustChange {
   /** The folder's real path (symbolic links resolved). */
   readonly folder: string;

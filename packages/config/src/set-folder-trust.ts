@@ -101,7 +101,7 @@ export async function existingRealFolder(path: string): Promise<string> {
   return folder;
 }
 
-/** What {@link writeFolderTrustFiles} did: a {@link SetFolderTrustResult} without `pinned`. */
+/** What writing the trusted-folders files did: a {@link SetFolderTrustResult} without `pinned`. */
 export type FolderTrustFilesChange = Omit<SetFolderTrustResult, 'pinned'>;
 
 /**

@@ -207,10 +207,10 @@ export class FileTokenStore implements TokenStore {
   }
 
   /**
-   * {@inheritDoc TokenStore.withLock}
-   *
-   * Here a lock folder next to the token file, `<file>.<hash of name>.lock`, shared by every
-   * process on the machine; it waits up to 60 seconds for another process's refresh.
+   * Runs `work` while holding the lock `name`, exclusive across every process sharing the token
+   * file (used around refreshes). Here a lock folder next to the token file,
+   * `<file>.<hash of name>.lock`, shared by every process on the machine; it waits up to 60
+   * seconds for another process's refresh.
    *
    * @throws OAuthError `STORE_FAILED` when the lock cannot be taken (another process kept it, or
    * the folder is not writable); `work` then did not run.

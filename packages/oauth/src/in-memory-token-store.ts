@@ -27,7 +27,10 @@ export class InMemoryTokenStore implements TokenStore {
     return structuredClone(this.#entries);
   }
 
-  /** {@inheritDoc TokenStore.withLock} Here a mutex within the process (the only one that sees these entries). */
+  /**
+   * Runs `work` while holding the lock `name`, exclusive for everyone using this store (used around
+   * refreshes). Here a mutex within the process, the only one that sees these entries.
+   */
   async withLock<T>(name: string, work: () => Promise<T>): Promise<T> {
     const previous = this.#locks.get(name) ?? Promise.resolve();
     let release!: () => void;
