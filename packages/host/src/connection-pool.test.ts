@@ -8,13 +8,9 @@ import { waitFor } from './client-features/test-support.js';
 import { createConnectionPool, type ConnectionPool } from './connection-pool/connection-pool.js';
 import { HostError } from './host-error.js';
 import { McpToolHost } from './mcp-tool-host.js';
-import { fixtureServer } from './test-support.js';
+import { fixtureServer, textOf } from './test-support.js';
 
 /** Text of a tool call's answer. */
-function textOf(result: { readonly parts: readonly unknown[] }): string {
-  return result.parts.map((part) => (part as { text?: string }).text ?? '').join('');
-}
-
 const hosts: McpToolHost[] = [];
 
 async function newHost(options: Parameters<typeof McpToolHost.create>[0]): Promise<McpToolHost> {

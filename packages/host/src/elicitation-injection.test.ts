@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import type { ElicitationRequest, FormElicitationRequest, UrlElicitationRequest } from '@toolhost/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
-import type { ToolCallResult } from './tool-call/run-tool-call.js';
+import { textOf } from './test-support.js';
 
 const ESC = '\u001b';
 /** Clears the screen, sets the window title (OSC ended by BEL), reverses text and forges a log line. */
@@ -97,10 +97,6 @@ process.stdin.on('data', (chunk) => {
   }
 });
 `;
-
-function textOf(result: ToolCallResult): string {
-  return result.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
 
 describe('a server whose elicitations carry terminal escapes, BiDi overrides, forged log lines and look-alike links', () => {
   let dir: string;

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
-import type { ToolCallResult } from './tool-call/run-tool-call.js';
 import { sampleProcess } from '@toolhost-internal/fixtures';
+import { textOf } from './test-support.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'toolhost-flood-'));
 const FLOOD_SERVER = join(folder, 'flood-server.mjs');
@@ -72,10 +72,6 @@ const hosts: McpToolHost[] = [];
 afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close()));
 });
-
-function textOf(result: ToolCallResult): string {
-  return result.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
 
 async function floodHost(elicit?: () => Promise<{ action: 'accept'; content: Record<string, unknown> }>): Promise<McpToolHost> {
   const host = await McpToolHost.create({

@@ -6,15 +6,10 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEraHttpFixture } from '@toolhost-internal/fixtures';
 import { McpToolHost } from './mcp-tool-host.js';
-import type { ToolCallResult } from './tool-call/run-tool-call.js';
-import { fixtureServer } from './test-support.js';
+import { fixtureServer, textOf } from './test-support.js';
 
 /** The argument that makes a backtracking engine take ~2^30 steps on `(a+)+$` (about a minute). */
 const EVIL_TEXT = `${'a'.repeat(30)}!`;
-
-function textOf(result: ToolCallResult): string {
-  return result.parts.map((part) => (part.type === 'text' ? part.text : '')).join('');
-}
 
 describe('a server with hostile schemas (malformed fixture)', () => {
   let host: McpToolHost;

@@ -2,11 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HostError } from './host-error.js';
 import { McpToolHost } from './mcp-tool-host.js';
 import { createScriptedAdapter, type ScriptedAdapter } from './create-scripted-adapter.js';
-import { everythingServer, fixtureServer } from './test-support.js';
-
-function text(result: { readonly parts: readonly unknown[] } | undefined): string {
-  return (result?.parts ?? []).map((part) => (part as { text?: string }).text ?? '').join('\n');
-}
+import { everythingServer, fixtureServer, textOf } from './test-support.js';
 
 describe('resourceTools: list_mcp_resources and read_mcp_resource served by the host', () => {
   let host: McpToolHost;
@@ -40,21 +36,21 @@ describe('resourceTools: list_mcp_resources and read_mcp_resource served by the 
   it('lists the resources in Gemini CLI form, and per server', async () => {
     const all = await host.callTool({ name: 'list_mcp_resources' });
     expect(all.isError).toBe(false);
-    expect(text(all)).toContain('Available MCP Resources:\n- fixture:fixture://basic/readme | readme | A plain text resource.');
+    expect(textOf(all, '\n')).toContain('Available MCP Resources:\n- fixture:fixture://basic/readme | readme | A plain text resource.');
     const none = await host.callTool({ name: 'list_mcp_resources', arguments: { serverName: 'other' } });
-    expect(text(none)).toContain('No resources found for server: other');
+    expect(textOf(none, '\n')).toContain('No resources found for server: other');
   });
 
   it('reads a resource by <server>:<uri> and by its plain URI without asking, and refuses unknown URIs', async () => {
     const qualified = await host.callTool({ name: 'read_mcp_resource', arguments: { uri: 'fixture:fixture://basic/readme' } });
     expect(qualified.isError).toBe(false);
-    expect(text(qualified)).toContain('This is the basic fixture.');
+    expect(textOf(qualified, '\n')).toContain('This is the basic fixture.');
     const plain = await host.callTool({ name: 'read_mcp_resource', arguments: { uri: 'fixture://basic/readme' } });
-    expect(text(plain)).toContain('This is the basic fixture.');
+    expect(textOf(plain, '\n')).toContain('This is the basic fixture.');
     expect(asked).toEqual([]);
     const unknown = await host.callTool({ name: 'read_mcp_resource', arguments: { uri: 'fixture://basic/items/1' } });
     expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toContain('Resource not found for URI: fixture://basic/items/1');
+    expect(textOf(unknown, '\n')).toContain('Resource not found for URI: fixture://basic/items/1');
     const missing = await host.callTool({ name: 'read_mcp_resource', arguments: {} });
     expect(missing.error?.code).toBe('INVALID_TOOL_ARGUMENTS');
   });
@@ -83,8 +79,8 @@ describe('resourceTools: list_mcp_resources and read_mcp_resource served by the 
     try {
       await capped.discover();
       const result = await capped.callTool({ name: 'read_mcp_resource', arguments: { uri: 'fixture://basic/readme' } });
-      expect(text(result)).toContain('This is… [resource text truncated by toolhost: 19 characters left out]');
-      expect(text(result)).not.toContain('basic fixture');
+      expect(textOf(result, '\n')).toContain('This is… [resource text truncated by toolhost: 19 characters left out]');
+      expect(textOf(result, '\n')).not.toContain('basic fixture');
     } finally {
       await capped.close();
     }
@@ -178,7 +174,7 @@ describe('a per-request tool filter', () => {
     );
     expect(handled.outcomes.map((outcome) => outcome.isError)).toEqual([true, false]);
     expect(handled.outcomes[0]?.error?.code).toBe('TOOL_NOT_FOUND');
-    expect(text(handled.outcomes[1])).toContain('hi');
+    expect(textOf(handled.outcomes[1], '\n')).toContain('hi');
   });
 });
 
@@ -207,7 +203,7 @@ describe('read_mcp_resource with binary contents', () => {
       const resource = host.resources.list().find((entry) => entry.name === 'hello.txt.gz');
       const read = await host.callTool({ name: 'read_mcp_resource', arguments: { uri: `everything:${resource?.uri ?? ''}` } });
       expect(read.isError).toBe(false);
-      expect(text(read)).toMatch(/\[Binary Data \(application\/gzip\), \d+ bytes, not included\]/);
+      expect(textOf(read, '\n')).toMatch(/\[Binary Data \(application\/gzip\), \d+ bytes, not included\]/);
       expect(read.parts.some((part) => part.type === 'inlineData')).toBe(false);
     } finally {
       await host.close();

@@ -61,3 +61,8 @@ export function useProjectFolders(prefix: string): ProjectFolders {
     },
   };
 }
+
+/** The text of a result's parts (a tool call, a prompt), joined with `separator`; other parts give ''. */
+export function textOf(result: { readonly parts: readonly unknown[] } | undefined, separator = ''): string {
+  return (result?.parts ?? []).map((part) => (part as { text?: string }).text ?? '').join(separator);
+}

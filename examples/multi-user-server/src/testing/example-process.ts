@@ -18,22 +18,31 @@ export interface ExampleProcess {
 /** Every process started here, for `stopAll`. */
 const started = new Set<ExampleProcess>();
 
-/** Start the built example with `args` and wait for its URL. */
-export async function startExample(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<ExampleProcess> {
+/**
+ * Spawn the built example with `args` (on port 0), without the variables it reads unless `env`
+ * sets them, collecting stdout and stderr together.
+ */
+function spawnExample(args: readonly string[], env: Record<string, string | undefined>): { child: ChildProcess; output: () => string } {
   const fullEnv: NodeJS.ProcessEnv = { ...process.env, TOOLHOST_TOKEN_KEYS: undefined, TOOLHOST_STORE: undefined, ...env };
   for (const [name, value] of Object.entries(fullEnv)) if (value === undefined) delete fullEnv[name];
   const child = spawn(process.execPath, [ENTRY, '--port', '0', ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  return { child, output: () => output };
+}
+
+/** Start the built example with `args` and wait for its URL. */
+export async function startExample(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<ExampleProcess> {
+  const { child, output } = spawnExample(args, env);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   for (let i = 0; i < 1500; i++) {
-    const match = /multi-user-server listening on (\S+)\n/.exec(output);
+    const match = /multi-user-server listening on (\S+)\n/.exec(output());
     if (match?.[1]) {
       const running: ExampleProcess = {
         child,
         url: match[1],
-        output: () => output,
+        output,
         stop: async () => {
           started.delete(running);
           if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
@@ -43,11 +52,11 @@ export async function startExample(args: readonly string[], env: Record<string, 
       started.add(running);
       return running;
     }
-    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   child.kill('SIGKILL');
-  throw new Error(`the example printed no URL:\n${output}`);
+  throw new Error(`the example printed no URL:\n${output()}`);
 }
 
 /** Run the built example to its end (for start-up errors): exit code and output. */
@@ -55,16 +64,11 @@ export async function runExampleToEnd(
   args: readonly string[],
   env: Record<string, string | undefined> = {},
 ): Promise<{ code: number | null; output: string }> {
-  const fullEnv: NodeJS.ProcessEnv = { ...process.env, TOOLHOST_TOKEN_KEYS: undefined, TOOLHOST_STORE: undefined, ...env };
-  for (const [name, value] of Object.entries(fullEnv)) if (value === undefined) delete fullEnv[name];
-  const child = spawn(process.execPath, [ENTRY, '--port', '0', ...args], { env: fullEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+  const { child, output } = spawnExample(args, env);
   const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
   const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
   clearTimeout(timer);
-  return { code, output };
+  return { code, output: output() };
 }
 
 /** Stop every example process still running. */

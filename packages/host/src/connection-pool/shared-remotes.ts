@@ -231,22 +231,17 @@ class SharedRemote {
       `toolhost-${this.#nextMember}:`,
     );
     this.members.add(member);
+    const close = async (): Promise<void> => {
+      await member.close().catch(() => undefined);
+      await request.client.close().catch(() => undefined);
+    };
     try {
       await request.client.connect(member, { prior: { kind: 'legacy' }, timeout: request.timeout, signal: request.signal });
     } catch (error) {
-      await member.close().catch(() => undefined);
-      await request.client.close().catch(() => undefined);
+      await close();
       throw error;
     }
-    return {
-      transportType: 'http',
-      stderrTail: () => [],
-      pid: () => undefined,
-      close: async () => {
-        await member.close().catch(() => undefined);
-        await request.client.close().catch(() => undefined);
-      },
-    };
+    return { transportType: 'http', stderrTail: () => [], pid: () => undefined, close };
   }
 
   async #joinModern(request: ConnectionRequest): Promise<OpenedConnection> {
@@ -259,6 +254,11 @@ class SharedRemote {
       await this.release();
     };
     let handle: ReturnType<typeof createTransport> | undefined;
+    const close = async (): Promise<void> => {
+      await handle?.close().catch(() => undefined);
+      await request.client.close().catch(() => undefined);
+      await leave();
+    };
     try {
       handle = createTransport(request.config, { ...request.transportOptions, serverName: request.serverName });
       await request.client.connect(handle.transport, {
@@ -267,21 +267,10 @@ class SharedRemote {
         signal: request.signal,
       });
     } catch (error) {
-      await handle?.close().catch(() => undefined);
-      await request.client.close().catch(() => undefined);
-      await leave();
+      await close();
       throw error;
     }
-    return {
-      transportType: 'http',
-      stderrTail: () => [],
-      pid: () => undefined,
-      close: async () => {
-        await handle?.close().catch(() => undefined);
-        await request.client.close().catch(() => undefined);
-        await leave();
-      },
-    };
+    return { transportType: 'http', stderrTail: () => [], pid: () => undefined, close };
   }
 
   /** A connection of the host's own (used when the session cannot be shared after all). */
