@@ -18,17 +18,51 @@ export interface BenchAiSdkCallOptions {
   readonly batch?: number;
   /** Untimed rounds first in every repetition. @default 20 */
   readonly warmupRounds?: number;
+  /**
+   * At most this many whole repetitions run first on each row, untimed and left out of its
+   * ratios, so the timed repetitions compare JIT-compiled code on both sides (a toolhost call runs
+   * more functions than an `@ai-sdk/mcp` one, and neither is compiled after one repetition's
+   * 2,000 calls). Warm-up stops early once a warm-up repetition's CPU time per call on the
+   * toolhost side fell by less than {@link WARM_CPU_DROP} against the one before. The first is
+   * reported as its own row (`... first repetition, JIT cold`), without a goal. 0 runs none. @default 4
+   */
+  readonly warmupRepetitions?: number;
 }
 
 /** The per-call goal: a `createAiSdkTools` tool's `execute` at most 5 % slower (wall) than `@ai-sdk/mcp`'s. */
 export const AI_SDK_CALL_GOAL: BenchGoal = { wallRatio: 1.05 };
+
+/**
+ * Warm-up ends when a warm-up repetition's mean CPU time per call on the toolhost side is above
+ * `1 - WARM_CPU_DROP` of the previous one's: the JIT has compiled what the calls run.
+ */
+export const WARM_CPU_DROP = 0.1;
+
+function meanOf(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0) / values.length;
+}
+
+/**
+ * Untimed repetitions until the subject's CPU time per call stops falling (see
+ * {@link WARM_CPU_DROP}), at most `most`; returns them in order.
+ */
+async function warmUp(most: number, run: () => Promise<InterleavedSamples>): Promise<InterleavedSamples[]> {
+  const warmups: InterleavedSamples[] = [];
+  while (warmups.length < most) {
+    const samples = await run();
+    const previous = warmups.at(-1);
+    warmups.push(samples);
+    if (previous && meanOf(samples.cpu.subject) > (1 - WARM_CPU_DROP) * meanOf(previous.cpu.subject)) break;
+  }
+  return warmups;
+}
 
 /** `@ai-sdk/mcp` negotiates with `initialize` only, so the benchmark runs on the 2025-11-25 wire. */
 const WIRE: Wire = WIRES[0];
 
 const MESSAGE = 'ping from the toolhost benchmark';
 
-type Settings = Required<Omit<BenchAiSdkCallOptions, 'repetitions'>>;
+type Settings = Required<Omit<BenchAiSdkCallOptions, 'repetitions' | 'warmupRepetitions'>>;
 
 /**
  * The timed paths: the tool's `execute` alone; what `generateText` does per call (approval check,
@@ -159,6 +193,9 @@ async function repetition(path: Exclude<Path, 'sdk-floor'>, settings: Settings):
  * `@ai-sdk/mcp` (no `needsApproval`) `execute` and `toModelOutput`. A third row times the MCP
  * TypeScript SDK's own `client.callTool` against the same baseline, for reference (toolhost's
  * connection is the SDK's client, but a plain call skips its request machinery). Every answer is checked.
+ * Each row first runs untimed warm-up repetitions until the JIT has compiled the calls (at most
+ * `warmupRepetitions`); the execute row's first one is returned as a row of its own (the JIT-cold
+ * cost), after the execute row.
  */
 export async function benchAiSdkCall(options: BenchAiSdkCallOptions = {}): Promise<BenchResult[]> {
   const settings: Settings = {
@@ -167,6 +204,7 @@ export async function benchAiSdkCall(options: BenchAiSdkCallOptions = {}): Promi
     warmupRounds: options.warmupRounds ?? 20,
   };
   const repetitions = options.repetitions ?? 5;
+  const warmupRepetitions = options.warmupRepetitions ?? 4;
   const results: BenchResult[] = [];
   const labels: Record<Path, { subject: string; baseline: string; control: string }> = {
     execute: { subject: 'createAiSdkTools execute', baseline: '@ai-sdk/mcp execute', control: '@ai-sdk/mcp execute (control)' },
@@ -190,9 +228,9 @@ export async function benchAiSdkCall(options: BenchAiSdkCallOptions = {}): Promi
       'the MCP TypeScript SDK client used directly vs @ai-sdk/mcp, for reference (toolhost connects with it, but sends a plain tools/call straight on the transport)',
   };
   for (const path of ['execute', 'generate-text', 'sdk-floor'] as const) {
-    const summary = summarizeRepetitions(
-      await runRepetitions({ repetitions }, () => (path === 'sdk-floor' ? floorRepetition(settings) : repetition(path, settings))),
-    );
+    const run = (): Promise<InterleavedSamples> => (path === 'sdk-floor' ? floorRepetition(settings) : repetition(path, settings));
+    const warmups = await warmUp(warmupRepetitions, run);
+    const summary = summarizeRepetitions(await runRepetitions({ repetitions }, run));
     results.push(
       toBenchResult({
         id: ids[path],
@@ -202,8 +240,28 @@ export async function benchAiSdkCall(options: BenchAiSdkCallOptions = {}): Promi
         summary,
         ...(path === 'execute' ? { goal: AI_SDK_CALL_GOAL } : {}),
         revision: WIRE.revision,
+        ...(warmups.length > 0
+          ? {
+              notes: [
+                `after ${warmups.length} untimed warm-up repetition(s) on every side, until toolhost's CPU time per call fell by less than ${WARM_CPU_DROP * 100} % (JIT-compiled code on both sides)`,
+              ],
+            }
+          : {}),
       }),
     );
+    const cold = warmups[0];
+    if (path === 'execute' && cold) {
+      results.push(
+        toBenchResult({
+          id: `aiSdkTool.execute first repetition, JIT cold(stdio echo, ${WIRE.revision})`,
+          description: `the warm-up repetition of the execute row: the first ${settings.warmupRounds + settings.rounds} rounds of each side in this process, so the JIT is still compiling (no goal)`,
+          ratioName: 'toolhost/@ai-sdk/mcp',
+          labels: labels[path],
+          summary: summarizeRepetitions([cold]),
+          revision: WIRE.revision,
+        }),
+      );
+    }
   }
   return results;
 }

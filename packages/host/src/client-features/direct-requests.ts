@@ -2,6 +2,7 @@ import {
   ProtocolError,
   SdkError,
   SdkErrorCode,
+  type JSONRPCMessage,
   type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
@@ -118,6 +119,25 @@ export class DirectRequests {
         reject(error);
       });
     });
+  }
+
+  /**
+   * Whether `message` is a well-formed response to a direct request (a string id with the direct
+   * prefix; an object `result`, or an `error` with a numeric `code` and a string `message`), which
+   * {@link DirectRequests.settle} may take before the SDK classifies the message. Anything else,
+   * malformed answers included, is left to the SDK's own checks.
+   */
+  static isAnswer(message: JSONRPCMessage): message is JSONRPCResponse {
+    const { id, result, error } = message as { id?: unknown; result?: unknown; error?: { code?: unknown; message?: unknown } };
+    if (typeof id !== 'string' || !id.startsWith(ID_PREFIX) || 'method' in message) return false;
+    if (typeof result === 'object' && result !== null && !Array.isArray(result)) return error === undefined;
+    return (
+      result === undefined &&
+      typeof error === 'object' &&
+      error !== null &&
+      typeof error.code === 'number' &&
+      typeof error.message === 'string'
+    );
   }
 
   /**

@@ -92,6 +92,15 @@ export function traceMeta(hook: (() => TraceContext | undefined) | undefined): R
   return meta;
 }
 
+/** Whether `key` of `target` (or the first object of its prototype chain having it) is a plain data property, not an accessor. */
+function isDataProperty(target: object, key: string): boolean {
+  for (let object: object | null = target; object !== null; object = Object.getPrototypeOf(object) as object | null) {
+    const descriptor = Object.getOwnPropertyDescriptor(object, key);
+    if (descriptor) return 'value' in descriptor && descriptor.writable === true;
+  }
+  return false;
+}
+
 /**
  * The SDK client the host connects with: on top of the SDK's own per-request envelope (MCP
  * 2026-07-28), it adds the server's log level on that revision, and the trace context on every
@@ -142,7 +151,11 @@ export class HostClient extends Client {
     if (limiter) LIMITERS.set(this, limiter);
   }
 
-  /** The SDK's connect; with tasks on, the client first notes the id of every `tools/call` it sends. */
+  /**
+   * The SDK's connect; with tasks on, the client first notes the id of every `tools/call` it sends.
+   * Once connected, answers to direct requests are taken before the SDK's message handler, which
+   * would first check the message against each JSON-RPC message schema in turn.
+   */
   override async connect(transport: Transport, options?: Parameters<Client['connect']>[1]): Promise<void> {
     if (this.#tasks) {
       const send = transport.send.bind(transport);
@@ -151,7 +164,28 @@ export class HostClient extends Client {
         return send(message, sendOptions);
       };
     }
-    return super.connect(transport, options);
+    // A handler set before connect is called by the SDK's for every message: then all go through the SDK's.
+    const earlier = transport.onmessage;
+    await super.connect(transport, options);
+    if (earlier === undefined && this.transport === transport) this.#takeDirectAnswersFirst(transport);
+  }
+
+  /**
+   * Puts a check for direct answers in front of the SDK's message handler on `transport`. A
+   * message the check leaves (not a direct answer, or a malformed one) goes to the SDK's handler,
+   * whose response dispatch ({@link HostClient._onresponse}) still settles direct answers, so
+   * nothing depends on this staying in front (another handler may replace it later).
+   */
+  #takeDirectAnswersFirst(transport: Transport): void {
+    const sdkHandler = transport.onmessage;
+    // Only over a plain field: a transport that wraps its handler behind a getter and setter (the
+    // legacy SSE transport, discovery's list-answer filter) would hand back its own wrapper here and
+    // then call the new handler from it, in a loop.
+    if (!sdkHandler || !isDataProperty(transport, 'onmessage')) return;
+    transport.onmessage = (message, extra) => {
+      if (DirectRequests.isAnswer(message) && this.#direct.settle(this.#withTaskToken(message))) return;
+      sdkHandler(message, extra);
+    };
   }
 
   /**
