@@ -383,8 +383,9 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
     };
     return async (input, init) => {
       const response = await fetch(input, init);
+      if (response.status !== 401 && response.status !== 403) return response;
       const url = new URL(input instanceof URL ? input.href : String(input));
-      if (url.origin !== origin || (response.status !== 401 && response.status !== 403)) return response;
+      if (url.origin !== origin) return response;
       record(response);
       // A DPoP nonce challenge is answered by the SDK's DPoP layer around this fetch, not a migration.
       if (response.status !== 401 || !isReplayable(init?.body) || isDpopNonceChallenge(response)) return response;

@@ -19,8 +19,8 @@ export interface AuthChallenge {
 export interface StreamEnd {
   /** `POST` (the answer to requests) or `GET` (the server's own stream). */
   method: string;
-  /** JSON-RPC request ids carried by the POST (empty for GET). */
-  requestIds: (string | number)[];
+  /** JSON-RPC request ids carried by the POST (empty for GET); read from the request body when first read. */
+  readonly requestIds: (string | number)[];
   /** The stream carried an event id, so the SDK may resume it. */
   resumable: boolean;
   /** The stream broke (network error) rather than ending normally. */
@@ -85,6 +85,8 @@ function limitEventStream(
   /** Pieces of the current line, held while it may be a `retry:` line. */
   let held: string[] = [];
   let ended = false;
+  /** Whether the last chunk decoded to one UTF-16 unit per byte (see `exact` below). */
+  let previousExact = true;
   const rewriteRetry = (line: string): string => {
     const value = line.slice(RETRY.length).replace(/\r$/, '').trim();
     if (!/^\d+$/.test(value)) return line;
@@ -137,6 +139,10 @@ function limitEventStream(
           return;
         }
         const text = decoder.decode(chunk.value, { stream: true });
+        // One UTF-16 unit per byte, after a chunk that was the same: no multi-byte character, no
+        // byte held back by the decoder or completed from the chunk before, so `text` is these bytes.
+        const exact = previousExact && text.length === chunk.value.byteLength;
+        previousExact = text.length === chunk.value.byteLength;
         // Count the bytes of the event in progress: up to the last blank line this chunk resets it.
         const lastBreak = Math.max(text.lastIndexOf('\n\n'), text.lastIndexOf('\n\r\n'));
         eventBytes = lastBreak === -1 ? eventBytes + chunk.value.byteLength : Buffer.byteLength(text.slice(lastBreak));
@@ -149,9 +155,11 @@ function limitEventStream(
           void reader.cancel(error).catch(() => undefined);
           return;
         }
+        const carried = held.length > 0;
         const out = processText(text);
         if (out.length > 0) {
-          controller.enqueue(encoder.encode(out));
+          // Unchanged (nothing held from before, no retry: line held back or rewritten): pass the bytes received, not a re-encoding.
+          controller.enqueue(out === text && exact && !carried ? chunk.value : encoder.encode(out));
           return;
         }
       }
@@ -298,14 +306,23 @@ export function createHttpFetch(options: CreateHttpFetchOptions): FetchLike {
         ),
       );
     }
-    const requestIds = method === 'POST' ? requestIdsOf(init?.body) : [];
+    // The request body is parsed again only when a stream end or an oversized event needs its ids.
+    let requestIds: (string | number)[] | undefined;
+    const ids = (): (string | number)[] => (requestIds ??= method === 'POST' ? requestIdsOf(init?.body) : []);
     const body = limitEventStream(response.body, {
       maxBytes,
       tooLarge: () => messageTooLarge({ serverName, what: 'an SSE event', limit: maxBytes, url: href }),
-      onTooLarge: (error) => observations.onMessageTooLarge?.(error, { method, requestIds }),
+      onTooLarge: (error) => observations.onMessageTooLarge?.(error, { method, requestIds: ids() }),
       report: (resumable, broken) => {
         if (response.ok && (method === 'POST' || method === 'GET') && !init?.signal?.aborted)
-          observations.onStreamEnd?.({ method, requestIds, resumable, broken });
+          observations.onStreamEnd?.({
+            method,
+            get requestIds() {
+              return ids();
+            },
+            resumable,
+            broken,
+          });
       },
     });
     return rebuilt(body);

@@ -127,6 +127,45 @@ describe('HTTP streams are bounded', () => {
     );
   });
 
+  it('an answer stream split inside multi-byte characters and inside a retry: line arrives intact', async () => {
+    const text = 'naïve café ✓ 😀 done';
+    const event = `retry: 99999999999\nevent: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', id: 1, result: { content: [{ type: 'text', text }] } })}\n\n`;
+    const bytes = Buffer.from(event, 'utf8');
+    const afterI = bytes.indexOf(Buffer.from('ve café'));
+    const cafe = bytes.indexOf(Buffer.from('é'));
+    const smiley = bytes.indexOf(Buffer.from('😀'));
+    // Cut inside "retry:", after the first byte of "é" (the next chunk is its last byte plus ASCII
+    // only, so it decodes to as many characters as it has bytes) and inside the 4 bytes of "😀".
+    const cuts = [3, afterI, cafe + 1, smiley + 2, bytes.length];
+    const url = await hostileHttpServer((request, response) => {
+      if (request.method === 'GET') {
+        response.writeHead(405).end();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'text/event-stream' });
+      void (async () => {
+        let from = 0;
+        for (const to of cuts) {
+          response.write(bytes.subarray(from, to));
+          from = to;
+          // Separate TCP writes, so the client reads separate chunks.
+          await new Promise((resolve) => setTimeout(resolve, 30));
+        }
+        response.end();
+      })();
+    });
+    const client = newClient();
+    const connection = await connectTransport({
+      serverName: 'split',
+      config: { httpUrl: url, protocolVersion: PROTOCOL_VERSION },
+      client,
+      timeout: 10_000,
+    });
+    connections.push(connection);
+    const result = await client.callTool({ name: 'split', arguments: {} }, { timeout: 10_000 });
+    expect(firstText(result)).toBe(text);
+  });
+
   it('`retry: 99999999999` on the GET stream does not turn into a reconnect loop', async () => {
     let gets = 0;
     const url = await hostileHttpServer((request, response) => {

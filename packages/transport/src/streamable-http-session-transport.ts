@@ -1,4 +1,4 @@
-import { isInitializeRequest, isJSONRPCErrorResponse, isJSONRPCResultResponse, SdkHttpError } from '@modelcontextprotocol/client';
+import { isInitializeRequest, SdkHttpError } from '@modelcontextprotocol/client';
 import type {
   StreamableHTTPClientTransport,
   Transport,
@@ -203,7 +203,8 @@ export class StreamableHttpSessionTransport implements Transport {
       if (inner === this.#inner && !this.#closing) this.onerror?.(error);
     };
     inner.onmessage = (message: JSONRPCMessage) => {
-      if (isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) {
+      // The SDK's transport parsed the message with its JSON-RPC message schema: without a method it is a response.
+      if (!('method' in message)) {
         const waiter = typeof message.id === 'string' ? this.#pending.get(message.id) : undefined;
         if (waiter) {
           waiter(message);
@@ -260,6 +261,8 @@ export class StreamableHttpSessionTransport implements Transport {
     if (this.#closing || end.method !== 'POST' || end.resumable) return;
     // Let the SDK finish parsing what the stream delivered before deciding an answer is missing.
     setTimeout(() => {
+      // Nothing awaited (the usual case: the answer came): no request of this stream can be lost.
+      if (this.#outstanding.size === 0) return;
       // A request sent with its own stream-end handler (the SDK's `subscriptions/listen`) is the SDK's to reopen.
       const lost = end.requestIds.filter((id) => {
         const request = this.#outstanding.get(id);
