@@ -83,7 +83,9 @@ describe('a tiny run of each benchmark', () => {
     expect(results[0]?.baseline.label).toBe('@ai-sdk/mcp execute');
     expect(results[0]?.goal).toEqual({ wallRatio: 1.05 });
     expect(results[0]?.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x$/);
-    expect(results[0]?.notes?.[0]).toMatch(/^after 1 untimed warm-up repetition\(s\) on every side, until toolhost's CPU time per call fell by less than 10 %/);
+    expect(results[0]?.notes?.[0]).toMatch(
+      /^after 1 untimed warm-up repetition\(s\) on every side, until toolhost's CPU time per call fell by less than 10 %/,
+    );
     expect(results[1]?.goal).toBeUndefined();
     expect(results[1]?.verdict).toBeUndefined();
     expect(results[2]?.goal).toBeUndefined();
