@@ -4,6 +4,7 @@ import type { Tool, ToolExecutionOptions } from 'ai';
 import { toBenchResult, type BenchGoal, type BenchResult } from './bench-result.js';
 import { compareInterleaved, type InterleavedSamples } from './compare-interleaved.js';
 import { runRepetitions, summarizeRepetitions } from './repetitions.js';
+import { mean } from './summarize.js';
 import { connectAiSdkMcpEchoClient, type AiSdkMcpEchoClient } from './sdk-baseline-ai-sdk-mcp.js';
 import { connectSdkEchoClient } from './sdk-baseline-call-tool.js';
 import { assertWire, fixtureEntry, WIRES, type Wire } from './wires.js';
@@ -38,10 +39,6 @@ export const AI_SDK_CALL_GOAL: BenchGoal = { wallRatio: 1.05 };
  */
 export const WARM_CPU_DROP = 0.1;
 
-function meanOf(values: readonly number[]): number {
-  return values.reduce((total, value) => total + value, 0) / values.length;
-}
-
 /**
  * Untimed repetitions until the subject's CPU time per call stops falling (see
  * {@link WARM_CPU_DROP}), at most `most`; returns them in order.
@@ -52,7 +49,7 @@ async function warmUp(most: number, run: () => Promise<InterleavedSamples>): Pro
     const samples = await run();
     const previous = warmups.at(-1);
     warmups.push(samples);
-    if (previous && meanOf(samples.cpu.subject) > (1 - WARM_CPU_DROP) * meanOf(previous.cpu.subject)) break;
+    if (previous && mean(samples.cpu.subject) > (1 - WARM_CPU_DROP) * mean(previous.cpu.subject)) break;
   }
   return warmups;
 }

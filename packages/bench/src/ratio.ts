@@ -1,4 +1,4 @@
-import { median } from './summarize.js';
+import { mean, median } from './summarize.js';
 
 /** `subject / baseline`: above 1 means the subject takes longer than the baseline. */
 export function ratio(subject: number, baseline: number): number {
@@ -23,8 +23,4 @@ export function pairedRatio(subject: readonly number[], baseline: readonly numbe
 export function meanRatio(subject: readonly number[], baseline: readonly number[]): number {
   if (subject.length === 0 || baseline.length === 0) throw new RangeError('cannot take the ratio of an empty list of samples');
   return ratio(mean(subject), mean(baseline));
-}
-
-function mean(values: readonly number[]): number {
-  return values.reduce((total, value) => total + value, 0) / values.length;
 }

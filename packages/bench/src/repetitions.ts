@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { InterleavedSamples } from './compare-interleaved.js';
 import { meanRatio, pairedRatio } from './ratio.js';
-import { median, spreadOf, summarize, type SampleStats, type Spread } from './summarize.js';
+import { mean, median, spreadOf, summarize, type SampleStats, type Spread } from './summarize.js';
 
 /** Options of {@link runRepetitions}. */
 export interface RunRepetitionsOptions {
@@ -58,10 +58,6 @@ export interface RepetitionSummary {
   readonly controlWallRatio?: Spread;
   /** Per repetition: like {@link cpuRatio}, control/baseline. */
   readonly controlCpuRatio?: Spread;
-}
-
-function mean(values: readonly number[]): number {
-  return values.reduce((total, value) => total + value, 0) / values.length;
 }
 
 function side(

@@ -22,6 +22,11 @@ function sorted(samples: readonly number[]): number[] {
   return [...samples].sort((a, b) => a - b);
 }
 
+/** The arithmetic mean of the samples (NaN for none). */
+export function mean(samples: readonly number[]): number {
+  return samples.reduce((sum, value) => sum + value, 0) / samples.length;
+}
+
 /** The median of the samples: the middle value, or the mean of the two middle values. */
 export function median(samples: readonly number[]): number {
   const values = sorted(samples);
@@ -49,7 +54,7 @@ export function summarize(samples: readonly number[]): SampleStats {
     p90: percentile(values, 90),
     min: values[0] as number,
     max: values[values.length - 1] as number,
-    mean: values.reduce((sum, value) => sum + value, 0) / values.length,
+    mean: mean(values),
   };
 }
 

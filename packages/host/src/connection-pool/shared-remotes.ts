@@ -294,28 +294,25 @@ class SharedRemote {
   async release(): Promise<void> {
     this.users -= 1;
     if (this.users > 0) return;
-    this.dead = true;
-    this.#onDead(this);
-    const anchor = this.#anchor;
-    this.#anchor = undefined;
-    if (anchor) {
-      anchor.client.onclose = undefined;
-      await anchor.connection.close().catch(() => undefined);
-    }
+    await this.#retire();
   }
 
   /** The session is gone (the pool's stream closed, or the server forgot it): every member closes, and reconnects on its own. */
   kill(): void {
     if (this.dead) return;
+    void this.#retire();
+    for (const member of [...this.members]) void member.close().catch(() => undefined);
+  }
+
+  /** Marks the session dead, takes it out of the pool and closes the pool's own connection (resolves once that is closed). */
+  async #retire(): Promise<void> {
     this.dead = true;
     this.#onDead(this);
     const anchor = this.#anchor;
     this.#anchor = undefined;
-    if (anchor) {
-      anchor.client.onclose = undefined;
-      void anchor.connection.close().catch(() => undefined);
-    }
-    for (const member of [...this.members]) void member.close().catch(() => undefined);
+    if (!anchor) return;
+    anchor.client.onclose = undefined;
+    await anchor.connection.close().catch(() => undefined);
   }
 
   /** How many hosts use it now. */
