@@ -1,7 +1,7 @@
 // Runs the built example as a user would: the scripted model offline, and each vendor against a fake API on loopback.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { get } from 'node:http';
+import { request } from 'node:http';
 import { mkdtemp, rm, writeFile, mkdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -21,6 +21,8 @@ type StreamEvent = Message | Task | TaskStatusUpdateEvent | { kind: 'artifact-up
 interface RunningAgent {
   readonly child: ChildProcess;
   readonly url: string;
+  /** The token the agent generated and printed, when none was given. */
+  readonly generatedToken: string | undefined;
   output(): string;
 }
 
@@ -38,9 +40,12 @@ async function startAgent(args: string[], env: Record<string, string> = {}): Pro
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   for (let i = 0; i < 1500; i++) {
-    // The banner ends with the model line (and the web chat line when the web folder exists).
+    // The banner ends with the model line.
     const match = /A2A agent listening on (\S+)\n[^]*?Model: [^\n]*\n/.exec(output);
-    if (match?.[1]) return { child, url: match[1], output: () => output };
+    if (match?.[1]) {
+      const generatedToken = /^Bearer token \(generated[^)]*\): (\S+)$/m.exec(output)?.[1];
+      return { child, url: match[1], generatedToken, output: () => output };
+    }
     if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -49,12 +54,26 @@ async function startAgent(args: string[], env: Record<string, string> = {}): Pro
 
 /** The HTTP status of a GET of `path` sent exactly as written (fetch would normalise it). */
 async function rawStatus(url: string, path: string): Promise<number> {
+  return (await rawRequest(url, { path })).status;
+}
+
+/** One request sent exactly as given, `Host` and `Origin` included (fetch forges neither): what a hostile page's browser sends. */
+function rawRequest(
+  url: string,
+  options: { readonly method?: string; readonly path?: string; readonly headers?: Record<string, string>; readonly body?: string },
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
-    get({ hostname, port, path }, (response) => {
-      response.resume();
-      resolve(response.statusCode ?? 0);
-    }).on('error', reject);
+    const sent = request(
+      { hostname, port, method: options.method ?? 'GET', path: options.path ?? '/', headers: options.headers ?? {} },
+      (response) => {
+        let body = '';
+        response.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, body }));
+      },
+    );
+    sent.on('error', reject);
+    sent.end(options.body);
   });
 }
 
@@ -138,6 +157,8 @@ describe('examples/a2a-agent', () => {
     const agent = await startAgent(['--port', '0', '--settings', 'settings.json', '--model', 'scripted', '--web', 'web', '--token', TOKEN]);
     expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(agent.output()).toContain(`Web chat: ${agent.url}#token=${TOKEN}`);
+    expect(agent.output()).toContain('Bearer token: the one given with --token');
+    expect(agent.generatedToken).toBeUndefined();
     const page = await fetch(agent.url);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);
     expect(await page.text()).toContain('<title>web chat</title>');
@@ -166,6 +187,49 @@ describe('examples/a2a-agent', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('without --token: generates a token, prints it once, and refuses requests without it, from other pages, and by other names', async () => {
+    const agent = await startAgent(['--port', '0', '--settings', 'settings.json', '--model', 'scripted', '--web', 'web']);
+    const token = agent.generatedToken;
+    expect(token).toMatch(/^[\w-]{43}$/);
+    // Once: on its own line, and in the web chat URL's fragment.
+    expect(agent.output().split(token!)).toHaveLength(3);
+    expect(agent.output()).toContain(`Web chat: ${agent.url}#token=${token}`);
+    const body = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'message/send',
+      params: { message: userMessage([{ kind: 'text', text: 'call echo {"message":"hi"}' }]) },
+    });
+    // A program without the token.
+    expect((await rawRequest(agent.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status).toBe(401);
+    // A web page on another origin: a "simple" text/plain POST, which needs no preflight.
+    const crossOrigin = await rawRequest(agent.url, {
+      method: 'POST',
+      headers: { origin: 'https://evil.example', 'content-type': 'text/plain' },
+      body,
+    });
+    expect(crossOrigin.status).toBe(403);
+    // DNS rebinding: the page's own name, now pointing at 127.0.0.1, is the Host.
+    const rebound = `rebind.attacker.example:${new URL(agent.url).port}`;
+    const rebinding = await rawRequest(agent.url, {
+      method: 'POST',
+      headers: { host: rebound, origin: `http://${rebound}`, 'content-type': 'text/plain', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'command/execute', params: { command_path: ['mcp'], args: '' } }),
+    });
+    expect(rebinding.status).toBe(403);
+    expect((await rawRequest(agent.url, { path: '/', headers: { host: rebound } })).status).toBe(403);
+    // With the token, from the page the agent serves (its own origin), it works.
+    const a2a = await client(agent.url, token);
+    const { second } = await approveOneToolCall(a2a, 'call echo {"message":"with the token"}');
+    expect(kinds(second).at(-1)).toBe('STATE_CHANGE:completed');
+    const sameOrigin = await rawRequest(agent.url, {
+      method: 'POST',
+      headers: { origin: new URL(agent.url).origin, 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'commands/get', params: {} }),
+    });
+    expect(sameOrigin.status).toBe(200);
+  });
+
   it('explains a missing key, a bad flag and a bad settings file, and exits 2', async () => {
     const cases: Array<[string[], RegExp]> = [
       [['--model', 'gemini'], /--model needs GEMINI_API_KEY/],
@@ -175,6 +239,7 @@ describe('examples/a2a-agent', () => {
       [['--port', 'eighty'], /--port must be a port number/],
       [['--settings', 'missing.json'], /Cannot read the settings file .*missing\.json/],
       [['--bogus'], /Unknown option '--bogus'/],
+      [['--token', 'short'], /--token must be at least 8 characters long/],
     ];
     for (const [args, pattern] of cases) {
       const child = spawn(process.execPath, [entry, ...args], {
@@ -263,7 +328,7 @@ describe('examples/a2a-agent', () => {
         bodies.length = 0;
         const base = `http://127.0.0.1:${api.port}${vendor === 'openai' ? '/v1' : ''}`;
         const agent = await startAgent(['--port', '0', '--settings', 'settings.json', '--model', vendor], { ...env, [baseVariable]: base });
-        const a2a = await client(agent.url);
+        const a2a = await client(agent.url, agent.generatedToken);
         const { first, second } = await approveOneToolCall(a2a, 'please echo');
         expect(kinds(first)).toEqual(['task', 'STATE_CHANGE:working', 'TOOL_CALL_CONFIRMATION:PENDING', 'STATE_CHANGE:input-required']);
         expect(kinds(second)).toEqual([

@@ -21,7 +21,8 @@ const USAGE = `Usage: node examples/a2a-agent/dist/index.js [--port <n>] [--sett
   --model     scripted (offline: "call <tool> <json-arguments>"), gemini (GEMINI_API_KEY), openai (OPENAI_API_KEY),
               anthropic (ANTHROPIC_API_KEY); GEMINI_MODEL, OPENAI_MODEL, ANTHROPIC_MODEL choose the model (default scripted)
   --web       a folder of static files served at / (default: examples/web-chat/dist, when it exists)
-  --token     require "Authorization: Bearer <token>" on every A2A request (default: $A2A_AGENT_TOKEN, else none)`;
+  --token     the token every A2A request must carry as "Authorization: Bearer <token>" (default: $A2A_AGENT_TOKEN,
+              else a random one, printed once at start with the web chat URL that carries it)`;
 
 /** The web chat next to this example, built. */
 const DEFAULT_WEB_DIR = fileURLToPath(new URL('../../web-chat/dist/', import.meta.url));
@@ -113,7 +114,10 @@ async function main(): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new UsageError(`--port must be a port number, not "${values.port}".`);
   const vendor = vendorOf(values.model);
   const token = values.token ?? process.env['A2A_AGENT_TOKEN'];
-  if (token !== undefined && token.length < 8) throw new UsageError('--token must be at least 8 characters long.');
+  const tokenSource = values.token !== undefined ? '--token' : 'A2A_AGENT_TOKEN';
+  if (token !== undefined && !/^[\x21-\x7e]{8,}$/.test(token)) {
+    throw new UsageError(`${tokenSource} must be at least 8 characters long, printable ASCII without spaces.`);
+  }
   const webDir = values.web !== undefined ? resolve(values.web) : DEFAULT_WEB_DIR;
   if (values.web !== undefined && !existsSync(webDir)) throw new UsageError(`--web: the folder ${webDir} does not exist.`);
 
@@ -131,6 +135,8 @@ async function main(): Promise<void> {
   const server = createA2aServer({
     host,
     model: vendor.model,
+    // Without a token of the user's, the server generates one: any page or program on this
+    // machine could otherwise run the tools.
     ...(token !== undefined ? { bearerToken: token } : {}),
     // The agent listens on 127.0.0.1: a client on this machine may get push notifications.
     pushNotifications: { allowLoopback: true },
@@ -145,12 +151,17 @@ async function main(): Promise<void> {
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'EADDRINUSE' ? `Port ${port} is in use: choose another with --port.` : String(error));
   }
-  // One write, so a process reading the banner never sees half of it.
+  const bearerToken = server.bearerToken ?? '';
+  // One write, so a process reading the banner never sees half of it. The only place the token
+  // is shown; in the URL's fragment it never reaches a server log or a Referer.
   const banner = [
     `A2A agent listening on ${url}`,
     `Agent card: ${url}.well-known/agent-card.json`,
+    token === undefined
+      ? `Bearer token (generated for this run; --token or A2A_AGENT_TOKEN sets one): ${bearerToken}`
+      : `Bearer token: the one given with ${tokenSource}`,
+    ...(existsSync(webDir) ? [`Web chat: ${url}#token=${encodeURIComponent(bearerToken)}`] : []),
     `Model: ${values.model}; ${connected}/${status.servers.length} MCP server(s) connected, ${host.servers.listTools().length} tool(s).`,
-    ...(existsSync(webDir) ? [`Web chat: ${url}${token !== undefined ? `#token=${encodeURIComponent(token)}` : ''}`] : []),
   ];
   console.log(banner.join('\n'));
   const stop = () => {

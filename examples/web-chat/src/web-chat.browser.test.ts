@@ -23,6 +23,8 @@ const WAIT = { timeout: 20_000 };
 interface Agent {
   /** `http://127.0.0.1:<port>` */
   origin: string;
+  /** The bearer token, from the web chat URL the agent printed. */
+  token: string;
   /** Everything it printed, for failure messages. */
   output: () => string;
   stop: () => Promise<void>;
@@ -34,7 +36,7 @@ let agent: Agent;
 let browser: Browser;
 const agents: Agent[] = [];
 
-/** Starts the built agent on a free port, serving the built page, and resolves once it prints its URL. */
+/** Starts the built agent on a free port, serving the built page, and resolves once it prints the web chat URL with its token. */
 async function startAgent(...extraArgs: string[]): Promise<Agent> {
   const child: ChildProcess = spawn(
     process.execPath,
@@ -47,14 +49,14 @@ async function startAgent(...extraArgs: string[]): Promise<Agent> {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
     await exited;
   };
-  const origin = await new Promise<string>((resolvePromise, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the agent printed no http://127.0.0.1:<port> within 20 s:\n${output}`)), 20_000);
+  const [origin, token] = await new Promise<[string, string]>((resolvePromise, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the agent printed no web chat URL within 20 s:\n${output}`)), 20_000);
     const read = (chunk: Buffer): void => {
       output += chunk.toString('utf8');
-      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
-      if (found) {
+      const found = /Web chat: (http:\/\/127\.0\.0\.1:\d+)\/#token=(\S+)/.exec(output);
+      if (found?.[1] && found[2]) {
         clearTimeout(timer);
-        resolvePromise(found[0]);
+        resolvePromise([found[1], decodeURIComponent(found[2])]);
       }
     };
     child.stdout?.on('data', read);
@@ -67,7 +69,7 @@ async function startAgent(...extraArgs: string[]): Promise<Agent> {
     await stop();
     throw error;
   });
-  const started = { origin, output: () => output, stop };
+  const started = { origin, token, output: () => output, stop };
   agents.push(started);
   return started;
 }
@@ -103,7 +105,7 @@ afterAll(async () => {
 
 /** Opens the page in a fresh browser context (a new session) and, unless told not to, waits until it has connected. */
 async function openChat(
-  url = `${agent.origin}/?workspace=${encodeURIComponent(root)}`,
+  url = `${agent.origin}/?workspace=${encodeURIComponent(root)}#token=${encodeURIComponent(agent.token)}`,
   connected = true,
 ): Promise<{ page: Page; pageErrors: string[] }> {
   const context = await browser.newContext({ viewport: { width: 1000, height: 1200 } });

@@ -1,22 +1,19 @@
-import { randomUUID, timingSafeEqual, createHash } from 'node:crypto';
+import { randomBytes, randomUUID, timingSafeEqual, createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { extname, join, resolve, sep } from 'node:path';
-import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams } from '@a2a-js/sdk';
-import {
-  DefaultRequestHandler,
-  InMemoryPushNotificationStore,
-  InMemoryTaskStore,
-  JsonRpcTransportHandler,
-  type ServerCallContext,
-} from '@a2a-js/sdk/server';
+import type { AgentCard, Message, MessageSendParams, Task, TaskIdParams, TaskState, TaskStatusUpdateEvent } from '@a2a-js/sdk';
+import { DefaultRequestHandler, JsonRpcTransportHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import type { McpToolHost } from '@toolhost/host';
-import { ToolhostAgentExecutor, type MessagePlan } from './agent-executor.js';
+import { formatDuration, ToolhostAgentExecutor, type MessagePlan } from './agent-executor.js';
 import type { AgentModel } from './agent-model.js';
+import { BoundedTaskStore, type A2aTaskStore } from './bounded-task-store.js';
 import { DEVELOPMENT_TOOL_EXTENSION_URI, toWireSlashCommand, type ExecuteSlashCommandResponse } from './development-tool.js';
+import { MAX_PUSH_CONFIGS_PER_TASK, PushConfigStore } from './push-config-store.js';
 import { checkWebhookUrl, GuardedPushNotificationSender, type WebhookPolicy } from './push-notifications.js';
+import { RequestGuard } from './request-guard.js';
 import { checkMessage, checkWorkspacePath, RPC_ERRORS, RpcError } from './validate-message.js';
 
 /** Where the agent card is served (A2A 0.3). */
@@ -27,6 +24,21 @@ export const DEFAULT_MAX_REQUEST_BYTES = 1_048_576;
 
 /** Default number of tool rounds one message may cause. */
 export const DEFAULT_MAX_TOOL_ROUNDS = 10;
+
+/** Default number of finished tasks kept (and of conversations without a running task). */
+export const DEFAULT_MAX_FINISHED_TASKS = 200;
+
+/** Default time a finished task (and a conversation without a running task) is kept: 1 hour. */
+export const DEFAULT_FINISHED_TASK_TTL_MS = 3_600_000;
+
+/** Default number of messages kept in one task's history. */
+export const DEFAULT_MAX_TASK_HISTORY = 1000;
+
+/** Default number of tasks that may run or wait for a confirmation at once. */
+export const DEFAULT_MAX_LIVE_TASKS = 100;
+
+/** Default time a tool call waits for the client's answer to its confirmation: 30 minutes. */
+export const DEFAULT_CONFIRMATION_TIMEOUT_MS = 1_800_000;
 
 /** Options of {@link createA2aServer}. */
 export interface A2aServerOptions<TItem, TTool, TResponse, TToolResults> {
@@ -50,17 +62,82 @@ export interface A2aServerOptions<TItem, TTool, TResponse, TToolResults> {
     readonly url?: string;
   };
   /**
-   * Require `Authorization: Bearer <token>` on every JSON-RPC request: without it the answer is
-   * HTTP 401 and nothing runs. The agent card declares the scheme (`securitySchemes.bearer`).
-   * The agent card and the static files need no token. @default no authentication
+   * The token every JSON-RPC request must carry as `Authorization: Bearer <token>`: without it
+   * the answer is HTTP 401 and nothing runs. The agent card declares the scheme
+   * (`securitySchemes.bearer`); the agent card and the static files need no token.
+   * Without this option a token is generated (32 random bytes, base64url) when the server is
+   * created: read it from {@link A2aServer.bearerToken} and hand it to the user once (print it,
+   * or a URL with `#token=<token>` for the web chat), as notebook servers do.
+   * At least 8 characters, no spaces.
+   *
+   * `false` turns authentication off: then ANY program on this machine (and, through
+   * `allowedOrigins`, the pages you allowed) can run the host's tools, including those of
+   * trusted servers, which run without asking. Only for tests, or behind an HTTP server of your
+   * own that authenticates every request before it reaches {@link A2aServer.requestListener}.
+   * @default a generated token
    */
-  readonly bearerToken?: string;
-  /** Limits. */
+  readonly bearerToken?: string | false;
+  /**
+   * Host names clients use to reach the agent, besides `localhost`, `127.0.0.1`, `::1` and the
+   * address given to {@link A2aServer.listen}: a request whose `Host` header names anything else
+   * gets HTTP 403 before any work (this defeats DNS rebinding: a web page whose own name was
+   * re-pointed at this machine sends that name). An entry with a port (`agent.example.com:8443`)
+   * allows that port only. Needed when the agent is reached by a name (a reverse proxy, your own
+   * server around {@link A2aServer.requestListener}) or listens on `0.0.0.0`.
+   * @default none
+   */
+  readonly allowedHosts?: readonly string[];
+  /**
+   * Origins (`https://app.example.com`) of web pages served elsewhere that may call the agent:
+   * they get CORS headers (preflights answered). A request from any other web page (an `Origin`
+   * header that is neither the agent's own origin nor listed) gets HTTP 403 before any work, even
+   * a "simple" `text/plain` POST that browsers send without a preflight. Requests without
+   * `Origin` (programs, not browsers) pass this check and still need the token.
+   * @default none: only pages the agent serves itself (`staticDir`)
+   */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * Where tasks are kept (a database, for tasks that outlive the process): every task is saved
+   * there and stays as long as that store keeps it. Without it tasks are kept in memory, and
+   * finished ones only within `limits.maxFinishedTasks` and `limits.finishedTaskTtlMs`.
+   * @default in memory, bounded
+   */
+  readonly taskStore?: A2aTaskStore;
+  /** Limits. Every one is a positive integer. */
   readonly limits?: {
     /** Largest request body, in bytes; a larger one gets a JSON-RPC error (HTTP 413). @default 1048576 */
     readonly maxRequestBytes?: number;
     /** Tool rounds one message may cause before the agent stops asking the model. @default 10 */
     readonly maxToolRounds?: number;
+    /**
+     * Finished tasks kept in memory (without `taskStore`): beyond it, the one that finished first
+     * is forgotten (`tasks/get` answers TaskNotFound). Conversations (contexts) without a running
+     * task are kept under the same cap; a message to a forgotten context starts a new conversation.
+     * @default 200
+     */
+    readonly maxFinishedTasks?: number;
+    /** How long a finished task (and a conversation without a running task) is kept, in milliseconds. @default 3600000 (1 hour) */
+    readonly finishedTaskTtlMs?: number;
+    /**
+     * Messages kept in one task's history (what `tasks/get` and push notifications carry): the
+     * first, the request, and the newest ones. Every tool call update and every progress report
+     * of a running tool is a message. At least 2. @default 1000
+     */
+    readonly maxTaskHistory?: number;
+    /**
+     * Tasks that may run or wait for a confirmation at once; a message (or `command/execute`)
+     * that would start one more gets a JSON-RPC error naming this limit until one ends.
+     * @default 100
+     */
+    readonly maxLiveTasks?: number;
+    /**
+     * How long a tool call waits for the client's answer to its confirmation (the task in
+     * `input-required`): then the host's pending confirmation is cancelled, the call ends
+     * `CANCELLED` without running, and the task ends `canceled` with a message saying nobody
+     * answered in time (pushed to its webhooks).
+     * @default 1800000 (30 minutes)
+     */
+    readonly confirmationTimeoutMs?: number;
   };
   /**
    * Push notifications to client webhooks (`tasks/pushNotificationConfig/set`, or
@@ -80,9 +157,14 @@ export interface A2aServerOptions<TItem, TTool, TResponse, TToolResults> {
 export interface A2aServer {
   /** The agent card (its `url` is the listening address once {@link A2aServer.listen} resolved). */
   readonly agentCard: AgentCard;
+  /**
+   * The bearer token clients must send (the one given in the options, or the one generated);
+   * undefined with `bearerToken: false`. A secret: show it to the user once, never log it.
+   */
+  readonly bearerToken: string | undefined;
   /** The Node.js request listener, to mount the agent in an HTTP server of your own. */
   readonly requestListener: (request: IncomingMessage, response: ServerResponse) => void;
-  /** Listen on `hostname` (default `127.0.0.1`) and `port` (default 0: any free port). */
+  /** Listen on `hostname` (default `127.0.0.1`; its name is allowed as `Host`) and `port` (default 0: any free port). */
   listen(options?: { readonly port?: number; readonly hostname?: string }): Promise<{ readonly url: string; readonly port: number }>;
   /** Stop listening and cancel running tasks; the host stays open. */
   close(): Promise<void>;
@@ -118,15 +200,17 @@ interface JsonRpcRequest {
   readonly params?: unknown;
 }
 
+const FINAL_STATES: ReadonlySet<TaskState> = new Set<TaskState>(['completed', 'failed', 'canceled', 'rejected']);
+
 /** The SDK's request handler, telling the executor about a cancellation that reached no open stream. */
 class ToolhostRequestHandler extends DefaultRequestHandler {
   readonly #onCancelled: (task: Task) => void;
 
   constructor(
     card: AgentCard,
-    store: InMemoryTaskStore,
+    store: A2aTaskStore,
     executor: ToolhostAgentExecutor<unknown, unknown, unknown, unknown>,
-    push: { store: InMemoryPushNotificationStore; sender: GuardedPushNotificationSender } | undefined,
+    push: { store: PushConfigStore; sender: GuardedPushNotificationSender } | undefined,
     onCancelled: (task: Task) => void,
   ) {
     super(card, store, executor, undefined, push?.store, push?.sender);
@@ -149,6 +233,11 @@ class ToolhostRequestHandler extends DefaultRequestHandler {
  * `tasks/resubscribe`, push notifications, and the extension's `commands/get` and
  * `command/execute`. Bad input gets a JSON-RPC error and changes nothing.
  *
+ * Secure by default: every JSON-RPC request needs the bearer token (generated unless given), a
+ * request whose `Host` is not a name of the agent or whose `Origin` is another web page's is
+ * refused before any work, and memory is bounded (finished tasks, tasks running at once, and
+ * confirmations nobody answers are capped or expire; see `limits`).
+ *
  * @example
  * ```ts
  * import { McpToolHost } from '@toolhost/host';
@@ -156,9 +245,10 @@ class ToolhostRequestHandler extends DefaultRequestHandler {
  *
  * const host = await McpToolHost.create({ projectDir: process.cwd(), deferConfirmations: true });
  * await host.discover();
- * const server = createA2aServer({ host, model: createScriptedModel(), bearerToken: process.env['AGENT_TOKEN'] });
+ * const server = createA2aServer({ host, model: createScriptedModel() });
  * const { url } = await server.listen({ port: 41242 });
- * console.log(`A2A agent at ${url}`);
+ * // The generated token, shown once; the web chat reads it from the fragment.
+ * console.log(`A2A agent at ${url}#token=${server.bearerToken}`);
  * ```
  */
 export function createA2aServer<TItem, TTool, TResponse, TToolResults>(
@@ -169,14 +259,17 @@ export function createA2aServer<TItem, TTool, TResponse, TToolResults>(
 
 class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aServer {
   readonly agentCard: AgentCard;
+  readonly bearerToken: string | undefined;
   readonly requestListener: (request: IncomingMessage, response: ServerResponse) => void;
   readonly #options: A2aServerOptions<TItem, TTool, TResponse, TToolResults>;
   readonly #executor: ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults>;
-  readonly #store = new InMemoryTaskStore();
-  readonly #push: { store: InMemoryPushNotificationStore; sender: GuardedPushNotificationSender } | undefined;
+  readonly #store: BoundedTaskStore;
+  readonly #push: { store: PushConfigStore; sender: GuardedPushNotificationSender } | undefined;
   readonly #handler: ToolhostRequestHandler;
   readonly #transport: JsonRpcTransportHandler;
+  readonly #guard: RequestGuard;
   readonly #maxRequestBytes: number;
+  readonly #maxLiveTasks: number;
   readonly #tokenDigest: Buffer | undefined;
   readonly #sockets = new Set<ServerResponse>();
   #server: Server | undefined;
@@ -184,20 +277,46 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
 
   constructor(options: A2aServerOptions<TItem, TTool, TResponse, TToolResults>) {
     this.#options = options;
-    this.#maxRequestBytes = options.limits?.maxRequestBytes ?? DEFAULT_MAX_REQUEST_BYTES;
-    this.#tokenDigest = options.bearerToken !== undefined ? digest(options.bearerToken) : undefined;
-    if (options.bearerToken !== undefined && options.bearerToken.length < 8) {
-      throw new TypeError('bearerToken must be at least 8 characters long.');
+    const limits = options.limits ?? {};
+    const limit = (name: keyof NonNullable<typeof options.limits>, fallback: number): number => {
+      const value = limits[name] ?? fallback;
+      if (!Number.isSafeInteger(value) || value <= 0)
+        throw new TypeError(`limits.${name} must be a positive integer, not ${String(value)}.`);
+      return value;
+    };
+    this.#maxRequestBytes = limit('maxRequestBytes', DEFAULT_MAX_REQUEST_BYTES);
+    this.#maxLiveTasks = limit('maxLiveTasks', DEFAULT_MAX_LIVE_TASKS);
+    const maxFinishedTasks = limit('maxFinishedTasks', DEFAULT_MAX_FINISHED_TASKS);
+    const finishedTaskTtlMs = limit('finishedTaskTtlMs', DEFAULT_FINISHED_TASK_TTL_MS);
+    const maxTaskHistory = limit('maxTaskHistory', DEFAULT_MAX_TASK_HISTORY);
+    if (maxTaskHistory < 2) throw new TypeError(`limits.maxTaskHistory must be at least 2, not ${maxTaskHistory}.`);
+    const token = options.bearerToken === undefined ? randomBytes(32).toString('base64url') : options.bearerToken;
+    if (token !== false && (typeof token !== 'string' || !/^[\x21-\x7e]{8,}$/.test(token))) {
+      throw new TypeError(
+        'bearerToken must be at least 8 characters long, printable ASCII without spaces (or false to turn authentication off).',
+      );
     }
+    this.bearerToken = token === false ? undefined : token;
+    this.#tokenDigest = token === false ? undefined : digest(token);
+    this.#guard = new RequestGuard({
+      ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}),
+      ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
+    });
     this.#executor = new ToolhostAgentExecutor({
       host: options.host,
       model: options.model,
-      maxToolRounds: options.limits?.maxToolRounds ?? DEFAULT_MAX_TOOL_ROUNDS,
+      maxToolRounds: limit('maxToolRounds', DEFAULT_MAX_TOOL_ROUNDS),
+      confirmationTimeoutMs: limit('confirmationTimeoutMs', DEFAULT_CONFIRMATION_TIMEOUT_MS),
+      maxIdleContexts: maxFinishedTasks,
+      idleContextTtlMs: finishedTaskTtlMs,
+      onDetachedEnd: (event) => {
+        this.#recordDetachedEnd(event).catch((error: unknown) => this.#report(error));
+      },
       ...(options.onError ? { onError: options.onError } : {}),
     });
     const pushOptions = options.pushNotifications;
     if (pushOptions !== false) {
-      const store = new InMemoryPushNotificationStore();
+      const store = new PushConfigStore();
       this.#push = {
         store,
         sender: new GuardedPushNotificationSender({
@@ -207,7 +326,15 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
         }),
       };
     }
-    this.agentCard = buildAgentCard(options, this.#push !== undefined);
+    this.#store = new BoundedTaskStore({
+      ...(options.taskStore ? { backing: options.taskStore } : {}),
+      maxFinishedTasks,
+      finishedTaskTtlMs,
+      maxTaskHistory,
+      // A finished task sends no more notifications: its webhooks go with it.
+      onForget: (taskId) => this.#push?.store.forget(taskId),
+    });
+    this.agentCard = buildAgentCard(options, this.#push !== undefined, this.bearerToken !== undefined);
     this.#handler = new ToolhostRequestHandler(
       this.agentCard,
       this.#store,
@@ -242,6 +369,7 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
       });
     });
     const port = (server.address() as AddressInfo).port;
+    this.#guard.allowListeningName(hostname);
     const shown = hostname.includes(':') ? `[${hostname}]` : hostname;
     const url = `http://${shown}:${port}/`;
     if (this.#options.card?.url === undefined) (this.agentCard as { url: string }).url = url;
@@ -270,8 +398,22 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
       request.resume();
       return sendText(response, 503, 'The agent has shut down.');
     }
-    const url = new URL(request.url ?? '/', 'http://agent.invalid');
+    // Before any work: a foreign Host (DNS rebinding) or another web page's Origin is refused.
+    const refusal = this.#guard.check(request);
+    if (refusal) {
+      // Nothing of the body is wanted: drop the connection once the answer is out.
+      response.setHeader('connection', 'close');
+      request.resume();
+      return sendText(response, refusal.status, refusal.text);
+    }
     const method = request.method ?? 'GET';
+    for (const [name, value] of Object.entries(this.#guard.corsHeaders(request, method === 'OPTIONS'))) response.setHeader(name, value);
+    if (method === 'OPTIONS') {
+      request.resume();
+      response.writeHead(204, { allow: 'GET, HEAD, POST, OPTIONS' });
+      return void response.end();
+    }
+    const url = new URL(request.url ?? '/', 'http://agent.invalid');
     if (url.pathname === AGENT_CARD_PATH || url.pathname === '/.well-known/agent.json') {
       if (method !== 'GET' && method !== 'HEAD') return sendText(response, 405, 'Use GET for the agent card.');
       return sendJson(response, 200, this.#cardFor(request));
@@ -335,6 +477,7 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
       return sendJson(response, 200, rpcError(id, RPC_ERRORS.invalidRequest, rpc));
     }
     const streaming = rpc.method === 'message/stream' || rpc.method === 'tasks/resubscribe';
+    let plannedMessageId: string | undefined;
     try {
       switch (rpc.method) {
         case 'commands/get':
@@ -347,7 +490,7 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
           return sendJson(response, 200, { jsonrpc: '2.0', id: rpc.id, result: await this.#executeCommand(rpc.params) });
         case 'message/stream':
         case 'message/send':
-          await this.#prepareMessage(rpc.params);
+          plannedMessageId = await this.#prepareMessage(rpc.params);
           break;
         case 'tasks/pushNotificationConfig/set':
           await this.#checkPushConfigParams(rpc.params);
@@ -363,9 +506,38 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
       if (streaming) return sendSseError(response, answer);
       return sendJson(response, 200, answer);
     }
-    const result = await this.#transport.handle(rpc);
-    if (!isAsyncIterable(result)) return sendJson(response, 200, result);
-    await this.#stream(response, result, rpc, rpc.method === 'message/stream');
+    try {
+      const result = await this.#transport.handle(rpc);
+      if (!isAsyncIterable(result)) return sendJson(response, 200, result);
+      await this.#stream(response, result, rpc, rpc.method === 'message/stream');
+    } finally {
+      // The SDK took the plan when it ran the message; one it refused must not stay behind.
+      if (plannedMessageId !== undefined) this.#executor.dropPlan(plannedMessageId);
+    }
+  }
+
+  /**
+   * Record the final event of a task whose stream had ended (nobody answered its confirmation in
+   * time, or its run ended while no client listened), as the SDK records a cancellation that
+   * reached no open stream: the status, the message in the history, and a push notification.
+   */
+  async #recordDetachedEnd(event: TaskStatusUpdateEvent): Promise<void> {
+    const task = await this.#store.load(event.taskId);
+    if (!task || FINAL_STATES.has(task.status.state)) return;
+    task.status = event.status;
+    if (event.status.message) task.history = [...(task.history ?? []), event.status.message];
+    await this.#store.save(task);
+    if (this.#push) await this.#push.sender.send(task);
+  }
+
+  /** Refuse a message or command that would start one task more than `limits.maxLiveTasks`. */
+  #checkLiveTasks(): void {
+    const live = this.#executor.liveTasks();
+    if (live < this.#maxLiveTasks) return;
+    throw new RpcError(
+      RPC_ERRORS.invalidRequest,
+      `This agent already has ${live} tasks running or waiting for a confirmation, its limit (limits.maxLiveTasks = ${this.#maxLiveTasks}); nothing was started. Answer or cancel one (tasks/cancel), or wait until one ends (a confirmation nobody answers expires after ${formatDuration(this.#options.limits?.confirmationTimeoutMs ?? DEFAULT_CONFIRMATION_TIMEOUT_MS)}).`,
+    );
   }
 
   /** Stream a method's events as SSE; with `drain`, keep consuming after the client left so the task goes on. */
@@ -403,13 +575,15 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
    * anything wrong is a JSON-RPC error and changes nothing (the task, its history and its
    * waiting tool calls stay as they were).
    */
-  async #prepareMessage(params: unknown): Promise<void> {
+  async #prepareMessage(params: unknown): Promise<string> {
     const checked = checkMessage(params);
     const { message, text, confirmations, workspacePath } = checked;
     const configuration = (params as MessageSendParams).configuration;
     if (configuration !== undefined && !isObject(configuration))
       throw new RpcError(RPC_ERRORS.invalidParams, 'params.configuration must be an object');
-    if (configuration?.pushNotificationConfig !== undefined) await this.#checkPushConfig(configuration.pushNotificationConfig);
+    if (configuration?.pushNotificationConfig !== undefined) {
+      await this.#checkPushConfig(configuration.pushNotificationConfig, message.taskId);
+    }
     let plan: MessagePlan;
     if (message.taskId !== undefined) {
       const taskId = message.taskId;
@@ -459,10 +633,13 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
         }
       }
       if (workspacePath !== undefined) await checkWorkspacePath(workspacePath);
+      // Checked after the last await, so that racing messages cannot all pass it.
+      this.#checkLiveTasks();
       const settings = workspacePath !== undefined ? { workspacePath } : {};
       plan = this.#isCommandLine(text) ? { kind: 'command', line: text.trim(), ...settings } : { kind: 'text', text, ...settings };
     }
     this.#executor.plan(message.messageId, plan);
+    return message.messageId;
   }
 
   #isCommandLine(text: string): boolean {
@@ -474,14 +651,23 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
     if (!isObject(params) || typeof params['taskId'] !== 'string' || !isObject(params['pushNotificationConfig'])) {
       throw new RpcError(RPC_ERRORS.invalidParams, 'params must be {"taskId": string, "pushNotificationConfig": {"url": string, …}}');
     }
-    await this.#checkPushConfig(params['pushNotificationConfig']);
+    await this.#checkPushConfig(params['pushNotificationConfig'], params['taskId']);
   }
 
-  async #checkPushConfig(config: unknown): Promise<void> {
+  /** Check a webhook configuration for `taskId` (undefined: a task about to start). */
+  async #checkPushConfig(config: unknown, taskId: string | undefined): Promise<void> {
     if (!this.#push) throw new RpcError(RPC_ERRORS.pushNotificationNotSupported, 'Push notifications are turned off on this agent.');
     if (!isObject(config)) throw new RpcError(RPC_ERRORS.invalidParams, 'pushNotificationConfig must be an object with a url');
     if (config['token'] !== undefined && typeof config['token'] !== 'string')
       throw new RpcError(RPC_ERRORS.invalidParams, 'pushNotificationConfig.token must be a string');
+    if (config['id'] !== undefined && (typeof config['id'] !== 'string' || config['id'].length === 0 || config['id'].length > 200))
+      throw new RpcError(RPC_ERRORS.invalidParams, 'pushNotificationConfig.id must be a non-empty string of at most 200 characters');
+    if (taskId !== undefined && this.#push.store.isFull(taskId, config['id'] as string | undefined)) {
+      throw new RpcError(
+        RPC_ERRORS.invalidRequest,
+        `Task ${taskId} has ${MAX_PUSH_CONFIGS_PER_TASK} push notification configurations, the most one task may have; delete one (tasks/pushNotificationConfig/delete) first.`,
+      );
+    }
     const policy = this.#options.pushNotifications || {};
     const refusal = await checkWebhookUrl(config['url'], policy);
     if (refusal) {
@@ -520,10 +706,16 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
       };
     }
     const line = `/${words.join(' ')}${args.trim() ? ` ${args.trim()}` : ''}`;
+    this.#checkLiveTasks();
     const messageId = randomUUID();
     this.#executor.plan(messageId, { kind: 'command', line });
     const message: Message = { kind: 'message', role: 'user', messageId, parts: [{ kind: 'text', text: line }] };
-    const started = await this.#handler.sendMessage({ message, configuration: { blocking: false } });
+    let started: Message | Task;
+    try {
+      started = await this.#handler.sendMessage({ message, configuration: { blocking: false } });
+    } finally {
+      this.#executor.dropPlan(messageId);
+    }
     const executionId = started.kind === 'task' ? started.id : (started.taskId ?? '');
     return {
       execution_id: executionId,
@@ -547,6 +739,7 @@ class ToolhostA2aServer<TItem, TTool, TResponse, TToolResults> implements A2aSer
 function buildAgentCard(
   options: A2aServerOptions<unknown, unknown, unknown, unknown> | A2aServerOptions<never, never, never, never>,
   push: boolean,
+  bearer: boolean,
 ): AgentCard {
   const card = options.card ?? {};
   return {
@@ -581,9 +774,15 @@ function buildAgentCard(
         tags: ['mcp', 'tools'],
       },
     ],
-    ...(options.bearerToken !== undefined
+    ...(bearer
       ? {
-          securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'The token the agent was started with.' } },
+          securitySchemes: {
+            bearer: {
+              type: 'http',
+              scheme: 'bearer',
+              description: 'The token the agent was started with (given by its operator, or generated and shown once at start).',
+            },
+          },
           security: [{ bearer: [] }],
         }
       : {}),

@@ -27,6 +27,8 @@ interface ContextState {
   readonly history: unknown[];
   /** The task of this context that is not finished, if any. */
   activeTaskId: string | undefined;
+  /** When its last task ended (while it has none running). */
+  idleSince: number;
 }
 
 /** One A2A task while it runs (or waits for a confirmation). */
@@ -41,11 +43,21 @@ class TaskRun {
   finished = false;
   /** Tool calls of this task waiting for an answer (announced with `input-required`). */
   readonly waiting = new Map<string, ToolCall>();
+  /**
+   * Set once `input-required` ended the stream: nothing reads the bus until an answer brings a
+   * new one, so the final event of a task that ends meanwhile goes to the task store directly.
+   */
+  detached = false;
+  /** Cancels the waiting tool calls when nobody answers in time. */
+  confirmationTimer: NodeJS.Timeout | undefined;
+  /** Where this task's turn starts in the conversation's history. */
+  turnStart: number;
 
   constructor(taskId: string, context: ContextState, bus: ExecutionEventBus) {
     this.taskId = taskId;
     this.context = context;
     this.bus = bus;
+    this.turnStart = context.history.length;
   }
 }
 
@@ -57,6 +69,14 @@ export interface ToolhostAgentExecutorOptions<TItem, TTool, TResponse, TToolResu
   readonly model: AgentModel<TItem, TTool, TResponse, TToolResults>;
   /** Tool rounds one message may cause. */
   readonly maxToolRounds: number;
+  /** How long a task waits for the answer to a confirmation before its waiting calls are cancelled and it ends `canceled`. */
+  readonly confirmationTimeoutMs: number;
+  /** Conversations without a running task that are kept; the one idle longest is forgotten first. */
+  readonly maxIdleContexts: number;
+  /** How long a conversation without a running task is kept, in milliseconds. */
+  readonly idleContextTtlMs: number;
+  /** Told the final event of a task whose stream had ended (`input-required`): the server records it in the task store. */
+  readonly onDetachedEnd: (event: TaskStatusUpdateEvent) => void;
   /** Told about unexpected errors (the server never prints). */
   readonly onError?: (error: Error) => void;
 }
@@ -93,10 +113,21 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
   close(): void {
     for (const unsubscribe of this.#unsubscribe) unsubscribe();
     for (const run of [...this.#runs.values()]) {
+      clearTimeout(run.confirmationTimer);
       this.#finish(run, 'canceled', [{ kind: 'text', text: 'The agent shut down.' }]);
-      run.controller.abort();
+      this.#stop(run);
     }
     this.#runs.clear();
+  }
+
+  /**
+   * Tasks that run or wait for a confirmation, plus the new tasks whose message was accepted and
+   * is about to start: what `limits.maxLiveTasks` bounds.
+   */
+  liveTasks(): number {
+    let starting = 0;
+    for (const plan of this.#plans.values()) if (plan.kind !== 'confirm') starting += 1;
+    return this.#runs.size + starting;
   }
 
   /** Whether a context is known, and the id of its unfinished task. */
@@ -132,6 +163,9 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
       }
     }
     for (const { toolCallId } of confirmations) run.waiting.delete(toolCallId);
+    // Someone answered: the task no longer waits for nobody.
+    clearTimeout(run.confirmationTimer);
+    run.confirmationTimer = undefined;
     return undefined;
   }
 
@@ -149,8 +183,9 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
   abandon(taskId: string): void {
     const run = this.#runs.get(taskId);
     if (!run) return;
+    clearTimeout(run.confirmationTimer);
     run.finished = true;
-    run.controller.abort();
+    this.#stop(run);
     this.#endRun(run);
   }
 
@@ -162,6 +197,9 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
     const existing = this.#runs.get(taskId);
     if (existing && !existing.finished) {
       existing.bus = bus;
+      existing.detached = false;
+      clearTimeout(existing.confirmationTimer);
+      existing.confirmationTimer = undefined;
       existing.state = 'working';
       this.#status(existing, 'working', DevelopmentToolEventKind.StateChange);
       if (plan.kind === 'confirm') {
@@ -178,8 +216,9 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
     let context = this.#contexts.get(contextId);
     const newContext = !context;
     if (!context) {
-      context = { contextId, history: [], activeTaskId: undefined };
+      context = { contextId, history: [], activeTaskId: undefined, idleSince: Date.now() };
       this.#contexts.set(contextId, context);
+      this.#pruneContexts();
     }
     const run = new TaskRun(taskId, context, bus);
     this.#runs.set(taskId, run);
@@ -213,7 +252,8 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
       return;
     }
     run.bus = bus;
-    run.controller.abort();
+    run.detached = false;
+    this.#stop(run);
     this.#finish(run, 'canceled', [{ kind: 'text', text: 'The task was cancelled.' }]);
   }
 
@@ -221,6 +261,7 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
     const { host, model } = this.#options;
     const history = run.context.history as TItem[];
     const turnStart = history.length;
+    run.turnStart = turnStart;
     try {
       let text: string;
       if (plan.kind === 'command') {
@@ -240,6 +281,7 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
       history.push(model.userMessage(text));
       await this.#loop(run, history);
     } catch (error) {
+      // A run that was stopped took its turn out of the conversation already (#stop).
       if (run.controller.signal.aborted) return;
       history.splice(turnStart);
       const message = HostError.isInstance(error)
@@ -313,6 +355,51 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
     run.state = 'input-required';
     const parts: Part[] = [...run.waiting.values()].map((call) => ({ kind: 'data', data: { ...toWireToolCall(call) } }));
     this.#status(run, 'input-required', DevelopmentToolEventKind.StateChange, parts, true);
+    run.detached = true;
+    clearTimeout(run.confirmationTimer);
+    run.confirmationTimer = setTimeout(() => this.#expire(run), this.#options.confirmationTimeoutMs);
+    // A waiting task must not keep the process alive.
+    run.confirmationTimer.unref();
+  }
+
+  /**
+   * Nobody answered the confirmation in time (the client left, or never will): cancel the waiting
+   * calls (aborting the run settles the host's pending confirmations) and end the task
+   * `canceled`, saying why, with each cancelled call.
+   */
+  #expire(run: TaskRun): void {
+    run.confirmationTimer = undefined;
+    if (run.finished || run.state !== 'input-required') return;
+    const after = formatDuration(this.#options.confirmationTimeoutMs);
+    const calls = [...run.waiting.values()];
+    const message = `Nobody answered the confirmation of ${calls.map((call) => `tool call ${call.toolCallId} (${call.toolName})`).join(', ') || 'the waiting tool call'} within ${after} (limits.confirmationTimeoutMs): the call was cancelled without running, and the task ended. Send the request again to retry.`;
+    const parts: Part[] = [
+      { kind: 'text', text: message },
+      ...calls.map(({ confirmationRequest: _asked, ...call }): Part => ({
+        kind: 'data',
+        data: {
+          ...toWireToolCall({
+            ...call,
+            status: 'CANCELLED',
+            error: { type: 'CANCELLED', message: `Nobody answered within ${after}: the call was cancelled without running.` },
+          }),
+        },
+      })),
+    ];
+    this.#stop(run);
+    this.#finish(run, 'canceled', parts, message);
+  }
+
+  /**
+   * Stop the run's loop (a waiting confirmation of the host settles as cancelled) and take its
+   * unfinished turn out of the conversation, so that no tool call without its result stays in the
+   * history the model gets next. The run is still its context's active task here, so the turn is
+   * the end of the history; once aborted, the loop adds nothing more.
+   */
+  #stop(run: TaskRun): void {
+    if (run.controller.signal.aborted) return;
+    run.controller.abort();
+    run.context.history.splice(run.turnStart);
   }
 
   #publishToolCall(run: TaskRun, call: ToolCall, resultParts: ToolCallResult['parts']): void {
@@ -354,13 +441,37 @@ export class ToolhostAgentExecutor<TItem, TTool, TResponse, TToolResults> implem
   }
 
   #endRun(run: TaskRun): void {
+    clearTimeout(run.confirmationTimer);
     this.#runs.delete(run.taskId);
-    if (run.context.activeTaskId === run.taskId) run.context.activeTaskId = undefined;
+    const context = run.context;
+    if (context.activeTaskId === run.taskId) {
+      context.activeTaskId = undefined;
+      context.idleSince = Date.now();
+      // Idle conversations are kept in the order they went idle, for #pruneContexts.
+      this.#contexts.delete(context.contextId);
+      this.#contexts.set(context.contextId, context);
+      this.#pruneContexts();
+    }
+  }
+
+  /** Forget the conversations idle for too long, and the oldest idle ones over the cap. */
+  #pruneContexts(): void {
+    const oldestKept = Date.now() - this.#options.idleContextTtlMs;
+    let idle = 0;
+    for (const context of this.#contexts.values()) if (context.activeTaskId === undefined) idle += 1;
+    for (const [contextId, context] of this.#contexts) {
+      if (context.activeTaskId !== undefined) continue;
+      if (idle <= this.#options.maxIdleContexts && context.idleSince > oldestKept) break;
+      this.#contexts.delete(contextId);
+      idle -= 1;
+    }
   }
 
   #status(run: TaskRun, state: TaskState, kind: DevelopmentToolEventKind, parts?: Part[], final = false, error?: string): void {
     if (run.finished) return;
-    run.bus.publish(statusEvent(run.taskId, run.context.contextId, state, kind, parts, final, this.#options.model.model, error));
+    const event = statusEvent(run.taskId, run.context.contextId, state, kind, parts, final, this.#options.model.model, error);
+    if (!run.detached) run.bus.publish(event);
+    else if (final) this.#options.onDetachedEnd(event);
   }
 
   #report(error: unknown): void {
@@ -392,6 +503,13 @@ function statusEvent(
       [DEVELOPMENT_TOOL_EXTENSION_URI]: { kind, ...(model ? { model } : {}), ...(error ? { error } : {}) },
     },
   };
+}
+
+/** `30 minutes`, `90 seconds`, `1500 ms`: a limit in words. */
+export function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return ms === 60_000 ? '1 minute' : `${ms / 60_000} minutes`;
+  if (ms >= 1000 && ms % 1000 === 0) return ms === 1000 ? '1 second' : `${ms / 1000} seconds`;
+  return `${ms} ms`;
 }
 
 /** What a message asks when the server's validation recorded no plan for it: its text, to the model. */

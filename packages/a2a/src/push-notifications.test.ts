@@ -4,8 +4,27 @@ import { A2AClient } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WireToolCall } from './development-tool.js';
 import { InMemoryPushNotificationStore } from '@a2a-js/sdk/server';
-import { checkWebhookUrl, GuardedPushNotificationSender, NOTIFICATION_TOKEN_HEADER } from './push-notifications.js';
-import { authorisedFetch, collect, startAgent, startWebhook, TOKEN, toolCallOf, userMessage, type TestAgent } from './test-support.js';
+import { createServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  checkWebhookUrl,
+  GuardedPushNotificationSender,
+  MAX_QUEUED_NOTIFICATIONS,
+  NOTIFICATION_TOKEN_HEADER,
+} from './push-notifications.js';
+import {
+  authorisedFetch,
+  collect,
+  manyCallsModel,
+  startAgent,
+  startWebhook,
+  TOKEN,
+  toolCallOf,
+  trace,
+  until,
+  userMessage,
+  type TestAgent,
+} from './test-support.js';
 
 function toolCallsIn(task: Task): WireToolCall[] {
   return (task.history ?? []).flatMap((message) =>
@@ -155,6 +174,58 @@ describe('push notifications', () => {
       expect(answer.body.error?.code).toBe(-32003);
     } finally {
       await off.close();
+    }
+  });
+});
+
+describe('a webhook slower than the updates', () => {
+  it('gets the newest state, with the waiting notifications bounded, not one held request per update', async () => {
+    // A hostile (or just stuck) webhook: it answers nothing until released.
+    const received: Task[] = [];
+    const held: ServerResponse[] = [];
+    let released = false;
+    const hook = createServer((request, response) => {
+      const chunks: Buffer[] = [];
+      request.on('data', (chunk: Buffer) => chunks.push(chunk));
+      request.on('end', () => {
+        received.push(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Task);
+        if (released) response.writeHead(204).end();
+        else held.push(response);
+      });
+    });
+    await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+    const errors: Error[] = [];
+    const agent = await startAgent({
+      model: manyCallsModel(40),
+      pushNotifications: { allowLoopback: true, timeoutMs: 60_000 },
+      onError: (error) => errors.push(error),
+    });
+    try {
+      const events = await collect(
+        agent.client.sendMessageStream({
+          message: userMessage([{ kind: 'text', text: 'run them all' }]),
+          configuration: { pushNotificationConfig: { url: `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook` } },
+        }),
+      );
+      expect(trace(events).at(-1)).toBe('STATE_CHANGE:completed:final');
+      // Far more updates than may wait; all of them happened while the first notification was held.
+      expect(events.length).toBeGreaterThan(100);
+      await until(() => received.length === 1);
+      released = true;
+      for (const response of held.splice(0)) response.writeHead(204).end();
+      await until(() => received.at(-1)?.status.state === 'completed');
+      // The held one, then at most MAX_QUEUED_NOTIFICATIONS (32) waiting ones.
+      expect(received.length).toBeLessThanOrEqual(1 + 32);
+      expect(MAX_QUEUED_NOTIFICATIONS).toBe(32);
+      expect(errors.map((error) => error.message)).toContainEqual(
+        expect.stringMatching(/the webhook is slower than the task's updates; older updates are skipped/),
+      );
+    } finally {
+      await agent.close();
+      await new Promise<void>((resolve) => {
+        hook.close(() => resolve());
+        hook.closeAllConnections();
+      });
     }
   });
 });

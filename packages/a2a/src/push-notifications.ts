@@ -78,8 +78,25 @@ export interface GuardedPushNotificationSenderOptions extends WebhookPolicy {
 export const NOTIFICATION_TOKEN_HEADER = 'X-A2A-Notification-Token';
 
 /**
+ * Notifications of one task waiting behind the one being sent. Each carries the whole task, so
+ * when a webhook is slower than the task's updates the oldest waiting ones are skipped: the
+ * newest state always goes out, and memory stays bounded.
+ */
+export const MAX_QUEUED_NOTIFICATIONS = 32;
+
+/** The notifications of one task: sent one at a time, in order. */
+interface TaskQueue {
+  readonly waiting: Array<{ readonly configs: PushNotificationConfig[]; readonly body: string }>;
+  /** Resolves once the queue is empty. */
+  done: Promise<void>;
+  /** Whether the webhook owner was told that notifications were skipped. */
+  toldSkipped: boolean;
+}
+
+/**
  * Sends the task, as JSON, to every webhook configured for it, one notification at a time per
- * task (in order). The connection goes only to addresses the {@link WebhookPolicy} accepts: the
+ * task (in order; at most {@link MAX_QUEUED_NOTIFICATIONS} wait, the oldest waiting ones are
+ * skipped beyond that). The connection goes only to addresses the {@link WebhookPolicy} accepts: the
  * host name is resolved at connection time through a lookup that refuses the others, so a DNS
  * answer that changed since the configuration was accepted cannot reach the local network.
  * Redirects are not followed. A configuration's `token` travels in `X-A2A-Notification-Token`,
@@ -87,41 +104,68 @@ export const NOTIFICATION_TOKEN_HEADER = 'X-A2A-Notification-Token';
  */
 export class GuardedPushNotificationSender implements PushNotificationSender {
   readonly #options: GuardedPushNotificationSenderOptions;
-  readonly #chains = new Map<string, Promise<void>>();
+  readonly #queues = new Map<string, TaskQueue>();
 
   /** Create a sender over `options.store`. */
   constructor(options: GuardedPushNotificationSenderOptions) {
     this.#options = options;
   }
 
-  /** Queue one notification of `task` to each of its webhooks. */
+  /** Queue one notification of `task` to each of its webhooks; resolves once the task's queue is empty. */
   async send(task: Task): Promise<void> {
     const configs = await this.#options.store.load(task.id);
     if (configs.length === 0) return;
     const body = JSON.stringify(task);
-    const previous = this.#chains.get(task.id) ?? Promise.resolve();
-    const next = previous.then(() =>
-      Promise.all(
-        configs.map((config) =>
-          this.#post(config, body).catch((error: unknown) => {
-            this.#options.onError?.(
-              new Error(
-                `Push notification for task ${task.id} to ${String(config.url).slice(0, 200)} failed: ${error instanceof Error ? error.message : String(error)}`,
-                { cause: error },
-              ),
-            );
-          }),
-        ),
-      ).then(() => undefined),
-    );
-    this.#chains.set(task.id, next);
-    await next;
-    if (this.#chains.get(task.id) === next) this.#chains.delete(task.id);
+    const running = this.#queues.get(task.id);
+    if (running) {
+      running.waiting.push({ configs, body });
+      const skipped = running.waiting.length - MAX_QUEUED_NOTIFICATIONS;
+      if (skipped > 0) {
+        running.waiting.splice(0, skipped);
+        if (!running.toldSkipped) {
+          running.toldSkipped = true;
+          this.#options.onError?.(
+            new Error(
+              `Push notifications for task ${task.id}: the webhook is slower than the task's updates; older updates are skipped (the newest state is sent).`,
+            ),
+          );
+        }
+      }
+      return running.done;
+    }
+    const queue: TaskQueue = { waiting: [{ configs, body }], done: Promise.resolve(), toldSkipped: false };
+    this.#queues.set(task.id, queue);
+    queue.done = this.#work(task.id, queue);
+    return queue.done;
   }
 
   /** Wait until every queued notification was sent (or failed). */
   async drain(): Promise<void> {
-    while (this.#chains.size > 0) await Promise.all([...this.#chains.values()]);
+    while (this.#queues.size > 0) await Promise.all([...this.#queues.values()].map((queue) => queue.done));
+  }
+
+  async #work(taskId: string, queue: TaskQueue): Promise<void> {
+    // Let `send` return the promise before the first POST starts.
+    await Promise.resolve();
+    try {
+      for (let next = queue.waiting.shift(); next; next = queue.waiting.shift()) {
+        const { configs, body } = next;
+        await Promise.all(
+          configs.map((config) =>
+            this.#post(config, body).catch((error: unknown) => {
+              this.#options.onError?.(
+                new Error(
+                  `Push notification for task ${taskId} to ${String(config.url).slice(0, 200)} failed: ${error instanceof Error ? error.message : String(error)}`,
+                  { cause: error },
+                ),
+              );
+            }),
+          ),
+        );
+      }
+    } finally {
+      this.#queues.delete(taskId);
+    }
   }
 
   #post(config: PushNotificationConfig, body: string): Promise<void> {

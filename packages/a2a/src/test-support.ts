@@ -1,12 +1,12 @@
 // Helpers for this package's tests: a real host over fixture MCP servers, the server on loopback, the SDK's client.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, request as httpRequest, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Message, Task, TaskArtifactUpdateEvent, TaskStatusUpdateEvent } from '@a2a-js/sdk';
 import { A2AClient } from '@a2a-js/sdk/client';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { McpToolHost, type ToolCall } from '@toolhost/host';
 import { createA2aServer, type A2aServer, type A2aServerOptions } from './a2a-server.js';
-import { createScriptedModel } from './agent-model.js';
+import { createScriptedModel, type AgentModel } from './agent-model.js';
 import { DEVELOPMENT_TOOL_EXTENSION_URI, type WireToolCall } from './development-tool.js';
 
 /** The bearer token of the test agents. */
@@ -20,6 +20,8 @@ export interface TestAgent {
   readonly url: string;
   readonly host: McpToolHost;
   readonly server: A2aServer;
+  /** The bearer token the server requires (TOKEN unless the test chose otherwise), if any. */
+  readonly token: string | undefined;
   /** The SDK's client, sending the bearer token. */
   readonly client: A2AClient;
   /** Every tool-call update the host emitted. */
@@ -75,16 +77,21 @@ export async function startAgent(
     ...overrides,
   } as A2aServerOptions<unknown, unknown, unknown, unknown>);
   const { url } = await server.listen({ port: 0 });
-  const client = await A2AClient.fromCardUrl(new URL('/.well-known/agent-card.json', url).href, { fetchImpl: authorisedFetch(TOKEN) });
+  // The token the server generated when the test gave none (an older server has no such property).
+  const serverToken = 'bearerToken' in server ? server.bearerToken : TOKEN;
+  const client = await A2AClient.fromCardUrl(new URL('/.well-known/agent-card.json', url).href, {
+    fetchImpl: authorisedFetch(serverToken ?? TOKEN),
+  });
   let counter = 0;
   return {
     url,
     host,
     server,
+    token: serverToken,
     client,
     updates,
     async rpc(method, params, options = {}) {
-      const token = options.token === undefined ? TOKEN : options.token;
+      const token = options.token === undefined ? serverToken : options.token;
       const response = await fetch(url, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -101,6 +108,19 @@ export async function startAgent(
     async close() {
       await server.close();
       await host.close();
+    },
+  };
+}
+
+/** A model whose first reply asks for `count` runs of the trusted `slow` tool at once; then the scripted answer. */
+export function manyCallsModel(count: number): AgentModel<unknown, unknown, unknown, unknown> {
+  const scripted = createScriptedModel() as unknown as AgentModel<unknown, unknown, unknown, unknown>;
+  return {
+    ...scripted,
+    generate: async (request) => {
+      if ((request.history.at(-1) as { role?: string } | undefined)?.role !== 'user') return scripted.generate(request);
+      const toolCalls = Array.from({ length: count }, (_, index) => ({ id: `many-${index}`, name: 'slow', arguments: { delayMs: 0 } }));
+      return { response: { toolCalls }, items: [{ role: 'model', text: '' }], text: '' };
     },
   };
 }
@@ -208,6 +228,48 @@ export async function startWebhook(): Promise<{
         server.closeAllConnections();
       }),
   };
+}
+
+/** What {@link rawRequest} got back. */
+export interface RawResponse {
+  readonly status: number;
+  readonly headers: IncomingMessage['headers'];
+  readonly body: string;
+}
+
+/**
+ * One HTTP request sent exactly as given, headers included (`Host` and `Origin` too, which fetch
+ * will not forge): what a hostile web page, or a browser tricked by DNS rebinding, sends.
+ */
+export function rawRequest(
+  url: string,
+  options: { readonly method?: string; readonly path?: string; readonly headers?: Record<string, string>; readonly body?: string },
+): Promise<RawResponse> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        hostname,
+        port,
+        method: options.method ?? 'GET',
+        path: options.path ?? '/',
+        headers: {
+          ...(options.body !== undefined ? { 'content-length': String(Buffer.byteLength(options.body)) } : {}),
+          ...options.headers,
+        },
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }
 
 /** Poll until `check` holds. */
