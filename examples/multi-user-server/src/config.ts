@@ -21,6 +21,7 @@ export const USAGE = `Usage: node examples/multi-user-server/dist/index.js --use
   --max-hosts <n>         most users with a live host at once; the least recently used idle one is closed (default 100)
   --idle-seconds <n>      close a user's host after this long without a request (default 600)
   --confirmation-ttl-seconds <n>  how long a call waits for the user's decision (default 900)
+  --max-pending-calls <n> most calls waiting for one user's decision; past it the user's oldest is dropped (default 100)
   --max-body-bytes <n>    largest request body (default 65536)
   --unencrypted-dev       store OAuth tokens without encryption (development only)
   --demo                  offline demo: two users (alice, bob) with printed keys, SQLite in a temporary folder,
@@ -53,6 +54,8 @@ export interface ServerConfig {
   readonly maxHosts: number;
   readonly idleMs: number;
   readonly confirmationTtlMs: number;
+  /** Most calls waiting for one user's decision (the user's oldest is dropped past it). */
+  readonly maxPendingCalls: number;
   readonly maxBodyBytes: number;
   /** Token encryption, or `undefined` with `--unencrypted-dev` / `--demo`. */
   readonly encryption: StoresEncryption | undefined;
@@ -83,6 +86,7 @@ export function parseConfig(
         'max-hosts': { type: 'string', default: '100' },
         'idle-seconds': { type: 'string', default: '600' },
         'confirmation-ttl-seconds': { type: 'string', default: '900' },
+        'max-pending-calls': { type: 'string', default: '100' },
         'max-body-bytes': { type: 'string', default: '65536' },
         'unencrypted-dev': { type: 'boolean', default: false },
         demo: { type: 'boolean', default: false },
@@ -123,6 +127,7 @@ export function parseConfig(
     maxHosts: integer(values['max-hosts'], '--max-hosts', 1, 100_000),
     idleMs: integer(values['idle-seconds'], '--idle-seconds', 1, 86_400) * 1000,
     confirmationTtlMs: integer(values['confirmation-ttl-seconds'], '--confirmation-ttl-seconds', 1, 86_400) * 1000,
+    maxPendingCalls: integer(values['max-pending-calls'], '--max-pending-calls', 1, 10_000),
     maxBodyBytes: integer(values['max-body-bytes'], '--max-body-bytes', 1024, 16 * 1024 * 1024),
     encryption,
     demo,

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
     idleMs: config.idleMs,
     onEvent: (event) => console.error(`host ${event.kind} for user ${JSON.stringify(event.user)}${event.why ? ` (${event.why})` : ''}`),
   });
-  const pending = new PendingCalls(backend.keyv, config.confirmationTtlMs);
+  const pending = new PendingCalls(backend.keyv, config.confirmationTtlMs, config.maxPendingCalls);
   let api: Awaited<ReturnType<typeof startApiServer>>;
   try {
     api = await startApiServer({

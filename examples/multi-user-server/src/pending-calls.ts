@@ -22,39 +22,92 @@ export interface PendingCall {
 /** Tool call ids this server makes: `call-` and a UUID. */
 export const TOOL_CALL_ID = /^call-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** The pending calls of every user, in the process's Keyv, each under a key of its user. */
+/** One entry of a user's index: which call waits, and until when. */
+interface IndexEntry {
+  readonly id: string;
+  readonly expiresAt: number;
+}
+
+/** The lock of a user's pending calls (taken through the user's stores: shared by every instance). */
+const LOCK = 'pending-calls';
+
+/**
+ * The pending calls of every user, in the process's Keyv, each under a key of its user, at most
+ * `maxPerUser` per user: a user who asks and never decides cannot fill the shared store (each
+ * record holds arguments of up to `--max-body-bytes`); past the bound, the user's oldest call is
+ * dropped. Each user's calls are listed in an index record of their own, changed under the
+ * user's lock so that every instance sees the same list.
+ */
 export class PendingCalls {
   readonly #keyv: Keyv;
   readonly #ttlMs: number;
+  readonly #maxPerUser: number;
 
-  /** Keep records in `keyv` for `ttlMs` (then the decision comes too late: `404`). */
-  constructor(keyv: Keyv, ttlMs: number) {
+  /** Keep records in `keyv` for `ttlMs` (then the decision comes too late: `404`), at most `maxPerUser` per user. */
+  constructor(keyv: Keyv, ttlMs: number, maxPerUser: number) {
     this.#keyv = keyv;
     this.#ttlMs = ttlMs;
+    this.#maxPerUser = maxPerUser;
   }
 
-  /** Record (or replace) the pending call `toolCallId` of `user`. */
-  async put(user: string, toolCallId: string, call: PendingCall): Promise<void> {
-    await this.#keyv.set(key(user, toolCallId), call, this.#ttlMs);
+  /** The most calls that wait for one user's decision. */
+  get maxPerUser(): number {
+    return this.#maxPerUser;
+  }
+
+  /** Record (or replace) the pending call `toolCallId` of the user of `stores`, dropping the user's oldest past the bound. */
+  async put(stores: KeyvStores, toolCallId: string, call: PendingCall): Promise<void> {
+    await stores.tokens.withLock(LOCK, async () => {
+      const now = Date.now();
+      const index = (await this.#index(stores.user)).filter((entry) => entry.id !== toolCallId && entry.expiresAt > now);
+      while (index.length >= this.#maxPerUser) {
+        const oldest = index.shift() as IndexEntry;
+        await this.#keyv.delete(key(stores.user, oldest.id));
+      }
+      index.push({ id: toolCallId, expiresAt: now + this.#ttlMs });
+      await this.#keyv.set(key(stores.user, toolCallId), call, this.#ttlMs);
+      await this.#keyv.set(indexKey(stores.user), index, this.#ttlMs);
+    });
   }
 
   /**
-   * Take the pending call `toolCallId` of `user` out of the store, under the user's lock of that
-   * call across every instance, so that two decisions sent at once (to two instances) run it once.
-   * `undefined` when there is none (unknown id, another user's id, expired, already decided).
+   * Take the pending call `toolCallId` of the user of `stores` out of the store, under the user's
+   * lock across every instance, so that two decisions sent at once (to two instances) run it once.
+   * `undefined` when there is none (unknown id, another user's id, expired, dropped for newer
+   * ones, already decided).
    */
   async take(stores: KeyvStores, toolCallId: string): Promise<PendingCall | undefined> {
-    return stores.tokens.withLock(`pending-call:${toolCallId}`, async () => {
+    return stores.tokens.withLock(LOCK, async () => {
       const stored = (await this.#keyv.get(key(stores.user, toolCallId))) as PendingCall | undefined;
-      if (stored !== undefined) await this.#keyv.delete(key(stores.user, toolCallId));
+      if (stored === undefined) return undefined;
+      await this.#keyv.delete(key(stores.user, toolCallId));
+      const now = Date.now();
+      const index = (await this.#index(stores.user)).filter((entry) => entry.id !== toolCallId && entry.expiresAt > now);
+      if (index.length === 0) await this.#keyv.delete(indexKey(stores.user));
+      else await this.#keyv.set(indexKey(stores.user), index, Math.max(...index.map((entry) => entry.expiresAt)) - now);
       return stored;
     });
   }
+
+  async #index(user: string): Promise<IndexEntry[]> {
+    const stored: unknown = await this.#keyv.get(indexKey(user));
+    return Array.isArray(stored) ? (stored as IndexEntry[]) : [];
+  }
 }
 
-/** `multi-user-server:v1:pending:<sha256 of the user id>:<tool call id>`: no user id can reach another user's keys. */
+/** The key part of a user: the SHA-256 of the id, so that no user id can reach another user's keys. */
+function userPart(user: string): string {
+  return createHash('sha256').update(user, 'utf8').digest('base64url');
+}
+
+/** `multi-user-server:v1:pending:<sha256 of the user id>:<tool call id>`. */
 function key(user: string, toolCallId: string): string {
-  return `multi-user-server:v1:pending:${createHash('sha256').update(user, 'utf8').digest('base64url')}:${toolCallId}`;
+  return `multi-user-server:v1:pending:${userPart(user)}:${toolCallId}`;
+}
+
+/** `multi-user-server:v1:pending-index:<sha256 of the user id>`: the user's pending calls, oldest first. */
+function indexKey(user: string): string {
+  return `multi-user-server:v1:pending-index:${userPart(user)}`;
 }
 
 /** JSON with object keys sorted, to compare what the user saw with what the host asks now. */

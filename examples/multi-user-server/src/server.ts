@@ -160,11 +160,11 @@ async function handle(options: ApiServerOptions, req: IncomingMessage, res: Serv
           throw new ApiError(
             404,
             'CONFIRMATION_NOT_FOUND',
-            `No call ${toolCallId.slice(0, 80)} is waiting for your decision: it was decided already, it expired, or it is not yours. Call the tool again.`,
+            `No call ${toolCallId.slice(0, 80)} is waiting for your decision: it was decided already, it expired, it was dropped for newer ones (at most ${options.pending.maxPerUser} calls wait for the decision of one user), or it is not yours. Call the tool again.`,
           );
         }
         if (!call.details.options.some((option) => option.id === outcome)) {
-          await options.pending.put(lease.stores.user, toolCallId, call);
+          await options.pending.put(lease.stores, toolCallId, call);
           throw new ApiError(
             400,
             'INVALID_OUTCOME',
@@ -232,7 +232,7 @@ async function callTool(
     signal.removeEventListener('abort', onGone);
   }
   if (asked !== undefined) {
-    await options.pending.put(lease.stores.user, toolCallId, { ...params, details: asked, createdAt: Date.now() });
+    await options.pending.put(lease.stores, toolCallId, { ...params, details: asked, createdAt: Date.now() });
     return { status: 'needs-confirmation', toolCallId, details: asked };
   }
   if (result.error?.code === 'TOOL_NOT_FOUND') throw new ApiError(404, 'TOOL_NOT_FOUND', result.error.message);
@@ -275,9 +275,13 @@ function allow(method: string, methods: readonly string[]): void {
 
 /** The user of the request's API key. This is where a real app plugs in its own authentication. */
 function authenticate(options: ApiServerOptions, req: IncomingMessage): string {
+  const challenge = { 'www-authenticate': 'Bearer realm="toolhost-multi-user-server"' };
+  // Node keeps the first of several Authorization headers; a proxy in front may keep the last: refused, not guessed.
+  if ((req.headersDistinct.authorization?.length ?? 0) > 1) {
+    throw new ApiError(401, 'UNAUTHENTICATED', 'Send one "Authorization: Bearer <key>" header, not several.', challenge);
+  }
   const header = req.headers.authorization;
   const match = header === undefined ? null : /^Bearer +(\S+) *$/i.exec(header);
-  const challenge = { 'www-authenticate': 'Bearer realm="toolhost-multi-user-server"' };
   if (!match?.[1]) throw new ApiError(401, 'UNAUTHENTICATED', 'Send your API key as "Authorization: Bearer <key>".', challenge);
   const user = options.users.get(hashApiKey(match[1]));
   if (user === undefined) throw new ApiError(401, 'UNAUTHENTICATED', 'This API key is not known.', challenge);
@@ -327,7 +331,28 @@ function callParams(body: unknown): { name: string; arguments: Record<string, un
   }
   const args = body['arguments'] ?? {};
   if (!isObject(args)) throw new ApiError(400, 'INVALID_REQUEST', '"arguments" must be a JSON object.');
+  if (depthOver(args, MAX_ARGUMENT_DEPTH)) {
+    throw new ApiError(400, 'INVALID_REQUEST', `"arguments" are nested deeper than ${MAX_ARGUMENT_DEPTH} levels of objects and arrays.`);
+  }
   return { name: body['name'], arguments: args };
+}
+
+/**
+ * Deepest nesting of objects and arrays accepted in a call's arguments: JSON.parse reads any depth
+ * that fits the body, but the store's serializer, the host and the MCP SDK walk values recursively
+ * and would run out of stack on a deeper one (a 500 for a client's mistake).
+ */
+const MAX_ARGUMENT_DEPTH = 64;
+
+/** Whether `value` nests objects and arrays more than `max` levels deep (walked without recursion). */
+function depthOver(value: unknown, max: number): boolean {
+  const stack: Array<{ value: unknown; depth: number }> = [{ value, depth: 1 }];
+  for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
+    if (typeof item.value !== 'object' || item.value === null) continue;
+    if (item.depth > max) return true;
+    for (const child of Object.values(item.value)) stack.push({ value: child, depth: item.depth + 1 });
+  }
+  return false;
 }
 
 function outcomeOf(body: unknown): string {

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { access, chmod, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { access, chmod, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { withFileLock } from '@toolhost/config';
@@ -118,6 +118,71 @@ const WRITE_LOCK_TIMEOUT_MS = 10_000;
  */
 const REFRESH_LOCK_TIMEOUT_MS = 60_000;
 
+/** A credential file as read: its text, and the mode and owner of the file the read went to. */
+interface ReadFile {
+  readonly text: string;
+  /** Permission bits. */
+  readonly mode: number;
+  /** Owner's uid. */
+  readonly uid: number;
+}
+
+/**
+ * Reads a credential file through one handle, so that the mode and owner checked are those of
+ * the file read (a symbolic link is followed, and checked as its target). `undefined` when it
+ * does not exist.
+ */
+async function readCredentialFile(file: string): Promise<ReadFile | undefined> {
+  let handle;
+  try {
+    handle = await open(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+  try {
+    const stats = await handle.stat();
+    return { text: await handle.readFile('utf8'), mode: stats.mode & 0o777, uid: stats.uid };
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * The user this process runs as, or `undefined` where files have no POSIX owner (Windows): the
+ * owner and mode checks apply only where there is one.
+ */
+function currentUid(): number | undefined {
+  return process.getuid?.();
+}
+
+/**
+ * Refuses a credential file another user owns: they could have chosen its tokens and keys, and
+ * can change them (root may own it: root can change any file anyway). `what` names it in the
+ * error (`The OAuth token file <path>`).
+ */
+function checkOwner(file: string, read: ReadFile, what: string): void {
+  const uid = currentUid();
+  if (uid === undefined || read.uid === uid || read.uid === 0) return;
+  throw new OAuthError({
+    code: 'STORE_FAILED',
+    message: `${what} ${file} is owned by another user (uid ${read.uid}), not by the user running toolhost (uid ${uid}): toolhost does not use credentials another user can change, and left it unchanged. If the file is yours, give it back to yourself (chown) and make it private (chmod 600 ${file}); otherwise remove it and sign in again.`,
+  });
+}
+
+/**
+ * Refuses a file holding DPoP private keys that group or others may access (as ssh refuses such
+ * a private key): a key others could read may be theirs, and with it they can use a token bound
+ * to it. toolhost writes these files with mode 0600.
+ */
+function checkPrivate(file: string, read: ReadFile, what: string): void {
+  if (currentUid() === undefined || (read.mode & 0o077) === 0) return;
+  throw new OAuthError({
+    code: 'STORE_FAILED',
+    message: `${what} ${file} can be read by other users (mode 0${read.mode.toString(8)}), and it holds DPoP private keys: toolhost does not use keys others may have copied, and left it unchanged. If nobody else could have read it, make it private with chmod 600 ${file}; otherwise delete it and sign in again (new keys are made).`,
+  });
+}
+
 async function exists(path: string): Promise<boolean> {
   try {
     await access(path);
@@ -146,7 +211,9 @@ async function exists(path: string): Promise<boolean> {
  * `GEMINI_FORCE_FILE_STORAGE=true` / `QWEN_CODE_FORCE_FILE_STORAGE=true` is set or the
  * encrypted file exists, every call throws `STORE_FAILED` naming the variables. A file whose
  * contents are not recognised (not JSON, another shape, not decryptable) is never written:
- * reads and writes throw `STORE_FAILED` naming it and saying it was left unchanged.
+ * reads and writes throw `STORE_FAILED` naming it and saying it was left unchanged. So is, as ssh
+ * refuses such a private key, a file another user owns (root may own it) and a file holding DPoP
+ * private keys that group or others may read (POSIX systems only).
  *
  * DPoP keys (`dpopKey`) are kept in toolhost's layout inside their entries; with Gemini CLI's and
  * Qwen Code's layouts, whose entries have no place for them, in the side file
@@ -317,20 +384,22 @@ export class FileTokenStore implements TokenStore {
 
   async #readKeys(storage: Storage): Promise<DpopKeyRecord[]> {
     const file = this.#keyFile(storage);
-    let data: string;
+    let read: ReadFile | undefined;
     try {
-      data = await readFile(file, 'utf8');
+      read = await readCredentialFile(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
       throw new OAuthError({
         code: 'STORE_FAILED',
         message: `Could not read the DPoP key file ${file}: ${(error as Error).message}`,
         cause: error,
       });
     }
+    if (read === undefined) return [];
+    checkOwner(file, read, 'The DPoP key file');
+    checkPrivate(file, read, 'The DPoP key file');
     let value: unknown;
     try {
-      value = JSON.parse(data);
+      value = JSON.parse(read.text);
     } catch {
       value = undefined;
     }
@@ -345,19 +414,21 @@ export class FileTokenStore implements TokenStore {
   }
 
   async #loadDocument(storage: Storage): Promise<{ document: TokenDocument; carriedKeys: DpopKeyRecord[] }> {
-    let data: string;
+    let read: ReadFile | undefined;
     try {
-      data = await readFile(storage.file, 'utf8');
+      read = await readCredentialFile(storage.file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { document: await this.#emptyDocument(storage), carriedKeys: [] };
       throw new OAuthError({
         code: 'STORE_FAILED',
         message: `Could not read the OAuth token file ${storage.file}: ${(error as Error).message}`,
         cause: error,
       });
     }
+    if (read === undefined) return { document: await this.#emptyDocument(storage), carriedKeys: [] };
+    checkOwner(storage.file, read, 'The OAuth token file');
+    let loaded: { document: TokenDocument; carriedKeys: DpopKeyRecord[] };
     try {
-      return await this.#parse(storage, data);
+      loaded = await this.#parse(storage, read.text);
     } catch (error) {
       if (!(error instanceof UnrecognisedTokenFile)) throw error;
       throw new OAuthError({
@@ -368,6 +439,10 @@ export class FileTokenStore implements TokenStore {
         cause: error,
       });
     }
+    // toolhost's layout keeps DPoP keys in the entries (and a file moved to another layout carries them).
+    const holdsKeys = loaded.carriedKeys.length > 0 || loaded.document.entries.some((entry) => entry.dpopKey !== undefined);
+    if (holdsKeys) checkPrivate(storage.file, read, 'The OAuth token file');
+    return loaded;
   }
 
   async #emptyDocument(storage: Storage): Promise<TokenDocument> {

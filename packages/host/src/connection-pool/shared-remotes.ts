@@ -2,10 +2,11 @@ import { createHash } from 'node:crypto';
 import { Client, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/client';
 import type { DiscoverResult, JSONRPCMessage, JSONRPCNotification, Transport } from '@modelcontextprotocol/client';
 import { canonicalJson } from '@toolhost/config';
-import { connectClient, isModernRevision, type ConnectionRequest, type OpenedConnection } from '@toolhost/discovery';
+import { connectClient, isModernRevision, type ConnectionRequest, type OpenedConnection, type TransportOptions } from '@toolhost/discovery';
 import { StoredTokenOAuthProvider, type FetchFunction, type TokenStore } from '@toolhost/oauth';
 import { connectTransport, createTransport, resolveTransportKind, type ConnectedTransport } from '@toolhost/transport';
 import { HostClient } from '../client-features/outbound-meta.js';
+import { HostError } from '../host-error.js';
 import { SharedSessionMember } from './shared-session-member.js';
 
 /** What the pool knows of the host a connection is opened for. */
@@ -58,6 +59,19 @@ async function credentialOf(request: ConnectionRequest, host: PoolHost): Promise
   return `tokens:${idOf(host.tokenStore)}:${request.serverName}`;
 }
 
+/** The connection identity of a remote entry (see {@link connectionIdentity}). */
+interface ConnectionIdentity {
+  /** The identity as a SHA-256 hash: the pool's key of the session. */
+  readonly key: string;
+  /**
+   * No credential of a host goes with the session (credential identity `none`): hosts with
+   * different token stores share it, so no host's token may ever travel on it.
+   */
+  readonly anonymous: boolean;
+  /** The `Authorization` header of the entry's own headers (the same for every host of the identity), if any. */
+  readonly authorization: string | undefined;
+}
+
 /**
  * The connection identity of a remote entry, as a hash: the normalised URL and transport, every
  * entry field that changes the wire (headers, OAuth settings, pinned revision...), the
@@ -65,7 +79,7 @@ async function credentialOf(request: ConnectionRequest, host: PoolHost): Promise
  * declares in its handshake. Undefined when the entry is never shared (SSE, a provider whose
  * credentials are not the token store's, a client that is not the host's).
  */
-async function connectionIdentity(request: ConnectionRequest, host: PoolHost): Promise<string | undefined> {
+async function connectionIdentity(request: ConnectionRequest, host: PoolHost): Promise<ConnectionIdentity | undefined> {
   const { config, client } = request;
   if (!(client instanceof HostClient)) return undefined;
   const target = resolveTransportKind(request.serverName, config);
@@ -84,12 +98,56 @@ async function connectionIdentity(request: ConnectionRequest, host: PoolHost): P
     fetch: idOf(host.fetch),
     handshake: client.handshake,
   };
-  return createHash('sha256').update(canonicalJson(identity)).digest('hex');
+  return {
+    key: createHash('sha256').update(canonicalJson(identity)).digest('hex'),
+    anonymous: credential === 'none',
+    authorization: identity.headers['authorization'],
+  };
+}
+
+/**
+ * The credential headers a request carries beyond the entry's own: an `Authorization` other than
+ * the entry's (a token the host's OAuth provider added), or a `DPoP` proof. Empty for a request
+ * that carries only what the session was opened with.
+ */
+function addedCredentials(init: RequestInit | undefined, authorization: string | undefined): string[] {
+  const headers = new Headers(init?.headers);
+  const added: string[] = [];
+  const sent = headers.get('authorization') ?? undefined;
+  if (sent !== authorization) added.push('authorization');
+  if (headers.has('dpop')) added.push('dpop');
+  return added;
+}
+
+/**
+ * Transport options of the pool's own connection of an anonymous session: those of the host that
+ * opened it, whose OAuth provider still maps a 401 to "sign in" (its store had no token), but
+ * whose `fetch` takes off any credential the provider adds later (a token stored after the
+ * session opened): the session is shared by hosts with other token stores, and the server would
+ * tie its GET stream, and what it pushes there for every host, to that one user.
+ */
+function withoutHostCredentials(options: TransportOptions | undefined, authorization: string | undefined): TransportOptions {
+  const inner = options?.fetch ?? globalThis.fetch;
+  return {
+    ...options,
+    fetch: (input, init) => {
+      const added = addedCredentials(init, authorization);
+      if (added.length === 0) return inner(input, init);
+      const headers = new Headers(init?.headers);
+      for (const name of added) headers.delete(name);
+      if (authorization !== undefined) headers.set('authorization', authorization);
+      return inner(input, { ...init, headers });
+    },
+  };
 }
 
 /** One session shared by the hosts whose entries have the same connection identity. */
 class SharedRemote {
   readonly key: string;
+  /** The session carries no host's credential (see {@link ConnectionIdentity.anonymous}). */
+  readonly #anonymous: boolean;
+  /** The entry's own `Authorization` header, the only one requests of an anonymous session may carry. */
+  readonly #authorization: string | undefined;
   /** Settles when the pool's own connection is up (or failed). */
   readonly ready: Promise<void>;
   /** Hosts holding (or joining) the connection. */
@@ -108,8 +166,10 @@ class SharedRemote {
   #nextMember = 0;
   readonly #onDead: (remote: SharedRemote) => void;
 
-  constructor(key: string, first: ConnectionRequest, onDead: (remote: SharedRemote) => void) {
-    this.key = key;
+  constructor(identity: ConnectionIdentity, first: ConnectionRequest, onDead: (remote: SharedRemote) => void) {
+    this.key = identity.key;
+    this.#anonymous = identity.anonymous;
+    this.#authorization = identity.authorization;
     this.#onDead = onDead;
     this.ready = this.#open(first);
     this.ready.catch(() => {
@@ -132,7 +192,7 @@ class SharedRemote {
       ...(handshake.supportedProtocolVersions ? { supportedProtocolVersions: handshake.supportedProtocolVersions } : {}),
     });
     const connection = await connectTransport({
-      ...first.transportOptions,
+      ...(this.#anonymous ? withoutHostCredentials(first.transportOptions, this.#authorization) : first.transportOptions),
       serverName: first.serverName,
       config: first.config,
       client,
@@ -198,9 +258,12 @@ class SharedRemote {
   async join(request: ConnectionRequest): Promise<OpenedConnection> {
     if (this.era === 'modern') return this.#joinModern(request);
     let handle: ReturnType<typeof createTransport>;
+    // The member, once made: the fetch of an anonymous session closes it when the host's credentials change.
+    const joining: { member?: SharedSessionMember } = {};
     try {
       handle = createTransport(request.config, {
         ...request.transportOptions,
+        ...(this.#anonymous ? { fetch: this.#refuseHostCredentials(request, () => joining.member) } : {}),
         serverName: request.serverName,
         ...(this.#sessionId !== undefined ? { sessionId: this.#sessionId } : {}),
         endSessionOnClose: false,
@@ -230,6 +293,7 @@ class SharedRemote {
       },
       `toolhost-${this.#nextMember}:`,
     );
+    joining.member = member;
     this.members.add(member);
     const close = async (): Promise<void> => {
       await member.close().catch(() => undefined);
@@ -242,6 +306,33 @@ class SharedRemote {
       throw error;
     }
     return { transportType: 'http', stderrTail: () => [], pid: () => undefined, close };
+  }
+
+  /**
+   * The `fetch` of one host's requests on an anonymous session: a request that would carry a
+   * credential the session was not opened with (a token stored for the host after it joined) is
+   * not sent; the host leaves the session and reconnects, with its credentials, on a session of
+   * its own (its credential identity has changed).
+   */
+  #refuseHostCredentials(request: ConnectionRequest, member: () => SharedSessionMember | undefined): TransportOptions['fetch'] {
+    const inner = request.transportOptions?.fetch ?? globalThis.fetch;
+    return (input, init) => {
+      if (addedCredentials(init, this.#authorization).length === 0) return inner(input, init);
+      // Once this request has failed: closing the member disconnects the host, which reconnects.
+      setTimeout(() => void SharedRemote.#closeMember(member()), 0);
+      return Promise.reject(
+        new HostError({
+          code: 'CONNECTION_CLOSED',
+          serverName: request.serverName,
+          message: `MCP server "${request.serverName}": this host now has credentials for the server (a token was stored after it connected), but it shares a connection of the connection pool opened without credentials with other hosts. The request was not sent; the host reconnects with its own credentials. Try again.`,
+        }),
+      );
+    };
+  }
+
+  /** Close `member` (its host reconnects), ignoring a failure to close. */
+  static async #closeMember(member: SharedSessionMember | undefined): Promise<void> {
+    await member?.close().catch(() => undefined);
   }
 
   async #joinModern(request: ConnectionRequest): Promise<OpenedConnection> {
@@ -360,16 +451,17 @@ export class SharedRemotes {
 
   /** Connect one host's client: over the shared session of its identity when there is one to share. */
   async open(request: ConnectionRequest, host: PoolHost): Promise<OpenedConnection> {
-    let key: string | undefined;
+    let identity: ConnectionIdentity | undefined;
     try {
-      key = await connectionIdentity(request, host);
+      identity = await connectionIdentity(request, host);
     } catch {
-      key = undefined;
+      identity = undefined;
     }
-    if (key === undefined || this.#unshareable.has(key)) return connectClient(request);
+    if (identity === undefined || this.#unshareable.has(identity.key)) return connectClient(request);
+    const { key } = identity;
     let remote = this.#remotes.get(key);
     if (!remote || remote.dead) {
-      remote = new SharedRemote(key, request, (dead) => {
+      remote = new SharedRemote(identity, request, (dead) => {
         if (this.#remotes.get(dead.key) === dead) this.#remotes.delete(dead.key);
       });
       this.#remotes.set(key, remote);
