@@ -11,6 +11,7 @@ export type { McpToolHostOptions, HostStores, HostLimits, HostTaskOptions, Skill
 export type { HostTasks, OutstandingTask, TaskRef } from './host-tasks.js';
 export { FileTaskStore, InMemoryTaskStore, TASK_FILE_NAME } from './tasks/task-store.js';
 export type { FileTaskStoreOptions, StoredTask, TaskStore } from './tasks/task-store.js';
+export { DEFAULT_MAX_MESSAGE_DEPTH } from './client-features/index.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
