@@ -328,10 +328,13 @@ describe('tasks on 2026-07-28 only', () => {
     let asked = 0;
     const host = await connect(fixture.url, {
       // A deadline far past the test's own timeout: only the round bound can end this call in time.
-      tasks: { ...FAST, timeoutMs: 600_000 },
+      // Polls 150 ms apart and a user who takes 100 ms to answer stay under the rate limit of
+      // server requests (10 a second), which would otherwise end the call first.
+      tasks: { minPollIntervalMs: 150, defaultPollIntervalMs: 150, maxPollIntervalMs: 150, timeoutMs: 600_000 },
       ui: {
         elicit: async () => {
           asked += 1;
+          await new Promise((resolve) => setTimeout(resolve, 100));
           return { action: 'accept', content: { name: 'Ada' } };
         },
       },
