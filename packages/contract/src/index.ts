@@ -5,6 +5,8 @@ export { ToolhostError, findErrorInChain } from './toolhost-error.js';
 export type { ErrorFamily, ToolhostErrorOptions } from './toolhost-error.js';
 export { escapeControlText, stripTagCharacters } from './escape-control-text.js';
 export type { EscapeControlTextOptions } from './escape-control-text.js';
+export { jsonBoundsBreach } from './json-bounds-breach.js';
+export type { JsonBounds } from './json-bounds-breach.js';
 export { AdapterError } from './adapter-error.js';
 export type { AdapterErrorCode, AdapterErrorOptions } from './adapter-error.js';
 export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from './content-part.js';

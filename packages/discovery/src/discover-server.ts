@@ -4,7 +4,15 @@ import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import { DiscoveryError } from './discovery-error.js';
 import { headerDeclarationProblem } from './header-declarations.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
-import { describeIssues, isRecord, judgeItems, LIST_ITEMS, type InvalidItem, type ListMethod } from './judge-list-items.js';
+import {
+  describeIssues,
+  isRecord,
+  judgeItems,
+  LIST_ITEMS,
+  type DefinitionLimits,
+  type InvalidItem,
+  type ListMethod,
+} from './judge-list-items.js';
 import { listAllPages, type ListPage } from './list-all-pages.js';
 import { setAsideItems, type JudgedListResult } from './list-answer-filter.js';
 import { listServerSkills, skillListingFailure, type ExcludedSkill, type SkillListingResult } from './skill-listing.js';
@@ -41,6 +49,8 @@ export interface DiscoverServerOptions {
   timeout: number;
   /** Page limit of each list. */
   maxPages?: number | undefined;
+  /** Bounds of one list item (see `judgeItem`). @default DEFAULT_DEFINITION_LIMITS */
+  definitionLimits?: DefinitionLimits | undefined;
   /** Which lists to read. @default all four */
   kinds?: readonly OfferingKind[] | undefined;
   /**
@@ -158,6 +168,7 @@ interface ListReader<K extends OfferingKind> {
     client: Client,
     params: { cursor?: string },
     request: RequestOptions,
+    limits: DefinitionLimits | undefined,
   ) => Promise<ListPage<ServerOfferings[K][number]> & { ttlMs?: number | undefined; invalid: InvalidItem[] }>;
 }
 
@@ -185,13 +196,14 @@ async function judgedPage<T>(
   method: ListMethod,
   params: { cursor?: string },
   request: RequestOptions,
+  limits: DefinitionLimits | undefined,
 ): Promise<ListPage<T> & { ttlMs?: number | undefined; invalid: InvalidItem[] }> {
   const page = await client.request({ method, params }, ANY_OBJECT_RESULT, request);
   const nextCursor = page['nextCursor'];
   if (nextCursor !== undefined && nextCursor !== null && typeof nextCursor !== 'string')
     throw new Error('the result has a nextCursor that is not a string');
   const shape = LIST_ITEMS[method];
-  const judged = judgeItems<T>(page[shape.key], shape);
+  const judged = judgeItems<T>(page[shape.key], shape, limits);
   return {
     items: judged.items,
     invalid: [...setAsideItems(page), ...judged.invalid],
@@ -204,22 +216,23 @@ const LIST_READERS: { [K in Exclude<OfferingKind, 'skills'>]: ListReader<K> } = 
   tools: {
     capability: 'tools',
     method: 'tools/list',
-    page: (client, params, request) => judgedPage<Tool>(client, 'tools/list', params, request),
+    page: (client, params, request, limits) => judgedPage<Tool>(client, 'tools/list', params, request, limits),
   },
   prompts: {
     capability: 'prompts',
     method: 'prompts/list',
-    page: (client, params, request) => judgedPage<Prompt>(client, 'prompts/list', params, request),
+    page: (client, params, request, limits) => judgedPage<Prompt>(client, 'prompts/list', params, request, limits),
   },
   resources: {
     capability: 'resources',
     method: 'resources/list',
-    page: (client, params, request) => judgedPage<Resource>(client, 'resources/list', params, request),
+    page: (client, params, request, limits) => judgedPage<Resource>(client, 'resources/list', params, request, limits),
   },
   resourceTemplates: {
     capability: 'resources',
     method: 'resources/templates/list',
-    page: (client, params, request) => judgedPage<ResourceTemplateType>(client, 'resources/templates/list', params, request),
+    page: (client, params, request, limits) =>
+      judgedPage<ResourceTemplateType>(client, 'resources/templates/list', params, request, limits),
   },
 };
 
@@ -272,7 +285,7 @@ export async function discoverServer(options: DiscoverServerOptions): Promise<Pa
     const invalid: InvalidItem[] = [];
     const items = capabilities[reader.capability]
       ? await readList(options, reader.method, async (cursor) => {
-          const page = await reader.page(client, cursor === undefined ? {} : { cursor }, request);
+          const page = await reader.page(client, cursor === undefined ? {} : { cursor }, request, options.definitionLimits);
           if (cursor === undefined && page.ttlMs !== undefined) options.onFreshness?.(kind, page.ttlMs);
           invalid.push(...page.invalid);
           return page;

@@ -36,6 +36,21 @@ describe('headerDeclarationProblem', () => {
     expect(headerDeclarationProblem(schema)).toContain(expected);
   });
 
+  it.each([
+    'Authorization',
+    'proxy-authorization',
+    'COOKIE',
+    'Host',
+    'Content-Length',
+    'Transfer-Encoding',
+    'Mcp-Session-Id',
+    'MCP-Protocol-Version',
+  ])('refuses a declaration named %s (a credential, HTTP or MCP header)', (name) => {
+    expect(headerDeclarationProblem(withProperty({ type: 'string', 'x-mcp-header': name }))).toBe(
+      `property "p" declares x-mcp-header ${JSON.stringify(name)}, the name of a credential, HTTP or MCP header, which a tool parameter may not take`,
+    );
+  });
+
   it('refuses the same name twice, compared without case', () => {
     const problem = headerDeclarationProblem({
       type: 'object',

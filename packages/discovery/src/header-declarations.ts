@@ -11,6 +11,36 @@ const HEADER_KEYWORD = 'x-mcp-header';
 /** RFC 9110 §5.6.2 `token`: one or more `tchar`. No spaces, control characters, non-ASCII or delimiters. */
 const HTTP_TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
+/**
+ * Header names a declaration may not take, compared without case: credentials, HTTP framing and
+ * routing, and MCP's own headers. The value is sent as `Mcp-Param-<name>`, so it cannot replace
+ * the real header; but a parameter declared `Authorization` or `Cookie` is a credential that
+ * would travel where proxies neither hide nor expect one (the spec says servers SHOULD NOT mark
+ * sensitive parameters), and the others only make sense as the header they name.
+ */
+export const RESERVED_HEADER_NAMES: ReadonlySet<string> = new Set([
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'dpop',
+  'host',
+  'content-length',
+  'content-type',
+  'transfer-encoding',
+  'connection',
+  'keep-alive',
+  'upgrade',
+  'te',
+  'trailer',
+  'expect',
+  'mcp-session-id',
+  'mcp-protocol-version',
+  'mcp-method',
+  'mcp-name',
+  'last-event-id',
+]);
+
 /** Property types a header can carry. `number` is excluded by the spec. */
 const HEADER_TYPES = new Set(['string', 'integer', 'boolean']);
 
@@ -52,7 +82,8 @@ function where(path: readonly string[]): string {
  * - its value is a non-empty string that is an HTTP token (RFC 9110): no spaces, colons, control
  *   characters or non-ASCII characters;
  * - the property's `type` is `string`, `integer` or `boolean`;
- * - no two declarations of the tool have the same name, compared without case.
+ * - no two declarations of the tool have the same name, compared without case;
+ * - the name is not one of {@link RESERVED_HEADER_NAMES} (`Authorization`, `Host`, `Mcp-Session-Id`...).
  *
  * The walk is bounded by the schema itself (already bounded in size by the transport) and stops at
  * the first problem.
@@ -73,6 +104,9 @@ export function headerDeclarationProblem(inputSchema: unknown): string | undefin
       const type = node.type;
       if (typeof type !== 'string' || !HEADER_TYPES.has(type)) {
         return `${where(path)} declares x-mcp-header ${JSON.stringify(name)} on a property of type ${JSON.stringify(type ?? null)} (only string, integer and boolean can be headers)`;
+      }
+      if (RESERVED_HEADER_NAMES.has(name.toLowerCase())) {
+        return `${where(path)} declares x-mcp-header ${JSON.stringify(name)}, the name of a credential, HTTP or MCP header, which a tool parameter may not take`;
       }
       const previous = seen.get(name.toLowerCase());
       if (previous !== undefined)

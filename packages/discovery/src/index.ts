@@ -37,3 +37,5 @@ export type { ToolFilter } from './is-tool-enabled.js';
 export { listAllPages, DEFAULT_MAX_PAGES } from './list-all-pages.js';
 export type { ListAllPagesOptions, ListPage } from './list-all-pages.js';
 export type { Listener } from './typed-emitter.js';
+export { DEFAULT_MAX_DEFINITION_DEPTH, DEFAULT_MAX_DEFINITION_LENGTH } from './judge-list-items.js';
+export { RESERVED_HEADER_NAMES } from './header-declarations.js';

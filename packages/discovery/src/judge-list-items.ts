@@ -1,5 +1,6 @@
 import { specTypeSchemas } from '@modelcontextprotocol/client';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
+import { jsonBoundsBreach } from '@toolhost/contract';
 
 /** The paginated list methods whose items are judged one by one. */
 export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
@@ -57,6 +58,40 @@ export const isRecord = (value: unknown): value is Record<string, unknown> =>
 
 const MAX_REASON_LENGTH = 200;
 
+/** Longest item name reported for an item left out (a longer one is cut, with `…`). */
+const MAX_REPORTED_NAME_LENGTH = 200;
+
+/**
+ * Default of {@link DefinitionLimits.maxDepth}: levels of JSON nesting of one tool, prompt,
+ * resource or template definition. A real schema nests a few dozen levels (60 levels of
+ * `properties` are about 125); the SDK's schema check recurses per level and runs out of stack
+ * at about 2,000, and so does every recursive walk of a schema after it.
+ */
+export const DEFAULT_MAX_DEFINITION_DEPTH = 256;
+
+/**
+ * Default of {@link DefinitionLimits.maxLength}: characters of JSON of one definition (1 MiB). A
+ * tool definition that large would fill a model's context on its own.
+ */
+export const DEFAULT_MAX_DEFINITION_LENGTH = 1_048_576;
+
+/**
+ * Bounds of one list item (a tool, prompt, resource or resource template definition) as a
+ * server sent it: an item over either is left out, with the reason, before anything parses it.
+ */
+export interface DefinitionLimits {
+  /** Most levels of JSON nesting (the definition object is level 1). @default 256 ({@link DEFAULT_MAX_DEFINITION_DEPTH}) */
+  readonly maxDepth: number;
+  /** Most characters of its JSON text. @default 1048576 ({@link DEFAULT_MAX_DEFINITION_LENGTH}) */
+  readonly maxLength: number;
+}
+
+/** {@link DEFAULT_MAX_DEFINITION_DEPTH} and {@link DEFAULT_MAX_DEFINITION_LENGTH}. */
+export const DEFAULT_DEFINITION_LIMITS: DefinitionLimits = {
+  maxDepth: DEFAULT_MAX_DEFINITION_DEPTH,
+  maxLength: DEFAULT_MAX_DEFINITION_LENGTH,
+};
+
 /** Escape control and line-separator characters (server-supplied text goes into status lines). */
 export function escapeControls(text: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are what is being escaped
@@ -103,40 +138,88 @@ function wireToolIssues(tool: unknown): StandardSchemaV1.Issue[] {
   return [{ message: `expected string, received ${dialect === null ? 'null' : typeof dialect}`, path: ['inputSchema', '$schema'] }];
 }
 
-/**
- * Judge one list item on its own against the SDK's schema of its spec type (a tool's input
- * schema without `type` counts as an object schema). `index` (0-based) names an item without a
- * name: `(tool #3, no name)`.
- */
-export function judgeItem<T>(raw: unknown, index: number, shape: Pick<ListItemsShape, 'typeName' | 'label'>): ItemJudgement<T> {
-  const normalized = shape.typeName === 'Tool' ? withDefaultObjectType(raw) : raw;
-  const schema = specTypeSchemas[shape.typeName] as StandardSchemaV1<unknown, T>;
-  const outcome = schema['~standard'].validate(normalized);
-  if (outcome instanceof Promise) throw new Error(`the SDK's ${shape.typeName} schema is asynchronous`);
-  const issues = outcome.issues ?? (shape.typeName === 'Tool' ? wireToolIssues(normalized) : []);
-  if (outcome.issues === undefined && issues.length === 0) return { ok: true, normalized, value: outcome.value };
-  const name = isRecord(raw) && typeof raw['name'] === 'string' ? raw['name'] : undefined;
-  return {
-    ok: false,
-    invalid: {
-      name: name ?? `(${shape.label} #${index + 1}, no name)`,
-      named: name !== undefined,
-      reason: `invalid ${shape.label} definition: ${describeIssues(issues)}`,
-    },
-  };
+/** Why `raw` breaks `limits`, or `undefined` when it is within them. */
+function overLimits(raw: unknown, label: string, limits: DefinitionLimits): string | undefined {
+  const breach = jsonBoundsBreach(raw, limits);
+  if (breach === 'depth') return `${label} definition nested more than ${limits.maxDepth} levels deep (over the maxDefinitionDepth limit)`;
+  if (breach === 'length')
+    return `${label} definition larger than ${limits.maxLength} characters of JSON (over the maxDefinitionLength limit)`;
+  return undefined;
 }
 
 /**
- * Check each item of a list on its own (see {@link judgeItem}): the valid ones are kept (as
+ * The SDK's check of an item against its spec schema, always synchronous. The schema library
+ * answers with a Promise (an asynchronous re-check) when its synchronous check throws, which is
+ * what running out of stack on a deep value does; that Promise is silenced (it would reject the
+ * same way, unhandled) and the item counted as one that could not be checked.
+ */
+function sdkCheck<T>(schema: StandardSchemaV1<unknown, T>, value: unknown): StandardSchemaV1.Result<T> | undefined {
+  let outcome: StandardSchemaV1.Result<T> | Promise<StandardSchemaV1.Result<T>>;
+  try {
+    outcome = schema['~standard'].validate(value);
+  } catch {
+    return undefined;
+  }
+  if (outcome instanceof Promise) {
+    outcome.catch(() => undefined);
+    return undefined;
+  }
+  return outcome;
+}
+
+/**
+ * Judge one list item on its own against the SDK's schema of its spec type (a tool's input
+ * schema without `type` counts as an object schema). An item nested deeper or larger than
+ * `limits` is left out before the SDK's schema sees it. `index` (0-based) names an item without a
+ * name: `(tool #3, no name)`. Never throws.
+ */
+export function judgeItem<T>(
+  raw: unknown,
+  index: number,
+  shape: Pick<ListItemsShape, 'typeName' | 'label'>,
+  limits: DefinitionLimits = DEFAULT_DEFINITION_LIMITS,
+): ItemJudgement<T> {
+  const rawName = isRecord(raw) && typeof raw['name'] === 'string' ? raw['name'] : undefined;
+  const leftOut = (reason: string): ItemJudgement<T> => ({
+    ok: false,
+    invalid: {
+      name:
+        rawName === undefined
+          ? `(${shape.label} #${index + 1}, no name)`
+          : rawName.length > MAX_REPORTED_NAME_LENGTH
+            ? `${rawName.slice(0, MAX_REPORTED_NAME_LENGTH)}…`
+            : rawName,
+      named: rawName !== undefined,
+      reason,
+    },
+  });
+  const over = overLimits(raw, shape.label, limits);
+  if (over !== undefined) return leftOut(over);
+  const normalized = shape.typeName === 'Tool' ? withDefaultObjectType(raw) : raw;
+  const outcome = sdkCheck(specTypeSchemas[shape.typeName] as StandardSchemaV1<unknown, T>, normalized);
+  if (outcome === undefined) {
+    return leftOut(`${shape.label} definition could not be checked (the check ran out of stack); lower maxDefinitionDepth`);
+  }
+  const issues = outcome.issues ?? (shape.typeName === 'Tool' ? wireToolIssues(normalized) : []);
+  if (outcome.issues === undefined && issues.length === 0) return { ok: true, normalized, value: outcome.value };
+  return leftOut(`invalid ${shape.label} definition: ${describeIssues(issues)}`);
+}
+
+/**
+ * Check each item of a list on its own (see {@link judgeItem}, within `limits`): the valid ones are kept (as
  * parsed), the invalid ones are returned with a name and a reason. A list that is not an array
  * fails the whole listing, with a short message.
  */
-export function judgeItems<T>(items: unknown, shape: ListItemsShape): { items: T[]; invalid: InvalidItem[] } {
+export function judgeItems<T>(
+  items: unknown,
+  shape: ListItemsShape,
+  limits: DefinitionLimits = DEFAULT_DEFINITION_LIMITS,
+): { items: T[]; invalid: InvalidItem[] } {
   if (!Array.isArray(items)) throw new Error(`the result has no ${JSON.stringify(shape.key)} list`);
   const valid: T[] = [];
   const invalid: InvalidItem[] = [];
   items.forEach((raw: unknown, index) => {
-    const judgement = judgeItem<T>(raw, index, shape);
+    const judgement = judgeItem<T>(raw, index, shape, limits);
     if (judgement.ok) valid.push(judgement.value);
     else invalid.push(judgement.invalid);
   });

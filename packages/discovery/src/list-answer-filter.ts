@@ -1,5 +1,21 @@
-import type { JSONRPCMessage, MessageExtraInfo, RequestId, Transport } from '@modelcontextprotocol/client';
-import { isListMethod, isRecord, judgeItem, LIST_ITEMS, type InvalidItem, type ListMethod } from './judge-list-items.js';
+import {
+  ProtocolErrorCode,
+  type JSONRPCMessage,
+  type MessageExtraInfo,
+  type RequestId,
+  type Transport,
+} from '@modelcontextprotocol/client';
+import {
+  DEFAULT_DEFINITION_LIMITS,
+  escapeControls,
+  isListMethod,
+  isRecord,
+  judgeItem,
+  LIST_ITEMS,
+  type DefinitionLimits,
+  type InvalidItem,
+  type ListMethod,
+} from './judge-list-items.js';
 
 /**
  * The key, on a list result that went through {@link judgeListAnswers}, of the items it left out.
@@ -25,7 +41,7 @@ const filtered = new WeakSet<Transport>();
  * A list result with its invalid items taken out (and set aside under {@link SET_ASIDE_ITEMS}),
  * or the result itself when every item is valid as sent.
  */
-function judgeResult(method: ListMethod, result: unknown): unknown {
+function judgeResult(method: ListMethod, result: unknown, limits: DefinitionLimits): unknown {
   const shape = LIST_ITEMS[method];
   if (!isRecord(result) || !Array.isArray(result[shape.key])) return result;
   const items: unknown[] = result[shape.key] as unknown[];
@@ -33,7 +49,7 @@ function judgeResult(method: ListMethod, result: unknown): unknown {
   const invalid: InvalidItem[] = [];
   let changed = false;
   items.forEach((raw, index) => {
-    const judgement = judgeItem(raw, index, shape);
+    const judgement = judgeItem(raw, index, shape, limits);
     if (!judgement.ok) {
       invalid.push(judgement.invalid);
       changed = true;
@@ -52,7 +68,8 @@ function judgeResult(method: ListMethod, result: unknown): unknown {
  * `resources/templates/list` answers that arrive on `transport` on its own, before the SDK parses
  * the answer: the invalid items are taken out (and set aside under {@link SET_ASIDE_ITEMS}, see
  * {@link setAsideItems}), a tool input schema without `type` gets `type: "object"`, the rest is
- * left as sent. Idempotent. Install it on a connected client's transport.
+ * left as sent; an item over `limits` (nesting, size) is taken out before anything parses it.
+ * Idempotent (the first call's limits stay). Install it on a connected client's transport.
  *
  * Why at the transport: on MCP 2026-07-28 the SDK's wire codec (`rev2026Codec.decodeResult` in
  * `@modelcontextprotocol/client` 2.4, called by `Protocol._requestWithSchemaViaCodec`) parses a
@@ -61,7 +78,7 @@ function judgeResult(method: ListMethod, result: unknown): unknown {
  * invalid; there is no option or lenient path to skip that. Only the public `Transport` contract
  * (`send`, `onmessage`) is used here: requests sent tell which answers are lists.
  */
-export function judgeListAnswers(transport: Transport): void {
+export function judgeListAnswers(transport: Transport, limits: DefinitionLimits = DEFAULT_DEFINITION_LIMITS): void {
   if (filtered.has(transport)) return;
   filtered.add(transport);
   const pending = new Map<RequestId, ListMethod>();
@@ -85,8 +102,18 @@ export function judgeListAnswers(transport: Transport): void {
     if (method === undefined) return message;
     pending.delete(message.id);
     if (!('result' in message)) return message;
-    const result = judgeResult(method, message.result);
-    return result === message.result ? message : { ...message, result: result as typeof message.result };
+    try {
+      const result = judgeResult(method, message.result, limits);
+      return result === message.result ? message : { ...message, result: result as typeof message.result };
+    } catch (error) {
+      // Nothing may throw out of a transport's message callback: the list request fails instead.
+      const reason = escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 200);
+      return {
+        jsonrpc: '2.0',
+        id: message.id,
+        error: { code: ProtocolErrorCode.InternalError, message: `the ${method} answer could not be read: ${reason}` },
+      };
+    }
   };
   let deliver = transport.onmessage;
   const judge = (message: JSONRPCMessage, extra?: MessageExtraInfo): void => {

@@ -4,6 +4,7 @@ import { appliesHeaderRules, discoverServer, type OfferingKind, type ServerOffer
 import type { ListKind, ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import type { ServerState } from './server-state.js';
+import type { DefinitionLimits } from './judge-list-items.js';
 
 /** Which offerings a `list_changed` notification refreshes. */
 const LIST_KINDS: Record<ListKind, OfferingKind[]> = {
@@ -27,6 +28,8 @@ export interface StartListRefreshersOptions {
   recheckMs: number;
   /** Page limit of list requests. */
   maxPages?: number | undefined;
+  /** Bounds of one list item. @default DEFAULT_DEFINITION_LIMITS */
+  definitionLimits?: DefinitionLimits | undefined;
   /** List skills too (servers that declare the Skills extension). */
   skills?: boolean | undefined;
   /** The server's offerings changed (already stored in `state.offerings`). */
@@ -102,6 +105,7 @@ async function refreshList(options: StartListRefreshersOptions, kinds: OfferingK
       signal: AbortSignal.timeout(timeout),
       timeout,
       maxPages: options.maxPages,
+      definitionLimits: options.definitionLimits,
       kinds,
       onFreshness: (kind, ttlMs) => scheduleFreshness(state, kind, ttlMs),
       checkHeaderDeclarations: appliesHeaderRules(session.transportType, session.client.getNegotiatedProtocolVersion()),

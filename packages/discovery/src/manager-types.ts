@@ -278,6 +278,17 @@ export interface McpServerManagerOptions {
   skills?: boolean;
   /** Page limit of each list request. @default 100 */
   maxPages?: number;
+  /**
+   * Most levels of JSON nesting of one tool, prompt, resource or template definition; a deeper
+   * one is left out (listed with its reason, like other invalid tools) before any schema check
+   * recurses into it. @default 256 (`DEFAULT_MAX_DEFINITION_DEPTH`)
+   */
+  maxDefinitionDepth?: number;
+  /**
+   * Most characters of JSON of one definition; a larger one is left out with its reason.
+   * @default 1048576 (`DEFAULT_MAX_DEFINITION_LENGTH`)
+   */
+  maxDefinitionLength?: number;
   /** Trailing delay that merges a burst of `list_changed` notifications into one refresh. @default 50 */
   listChangedDebounceMs?: number;
   /**

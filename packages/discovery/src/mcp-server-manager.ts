@@ -25,6 +25,7 @@ import type { CallOptions, ServerSession } from './server-session.js';
 import { DiscoveryState, McpServerStatus } from './server-status.js';
 import { errorInfo, inactiveReason, ServerState } from './server-state.js';
 import { TypedEmitter, type Listener } from './typed-emitter.js';
+import { DEFAULT_MAX_DEFINITION_DEPTH, DEFAULT_MAX_DEFINITION_LENGTH } from './judge-list-items.js';
 
 /** Default `clientInfo` sent in `initialize`. */
 export const DEFAULT_CLIENT_INFO = { name: 'toolhost', version: '0.1.0' } as const;
@@ -84,6 +85,10 @@ export class McpServerManager {
       openConnection: options.openConnection,
       reconnect: resolveReconnectOptions(options.reconnect),
       maxPages: options.maxPages,
+      definitionLimits: {
+        maxDepth: options.maxDefinitionDepth ?? DEFAULT_MAX_DEFINITION_DEPTH,
+        maxLength: options.maxDefinitionLength ?? DEFAULT_MAX_DEFINITION_LENGTH,
+      },
       skills: options.skills === true,
       listChangedDebounceMs: options.listChangedDebounceMs ?? 50,
       listChangedRecheckMs: options.listChangedRecheckMs ?? 500,

@@ -11,6 +11,7 @@ import { McpServerStatus } from './server-status.js';
 import { emptyOfferings, type ServerState } from './server-state.js';
 import type { OpenConnection } from './manager-types.js';
 import { rootCauseCode } from './root-cause-code.js';
+import type { DefinitionLimits } from './judge-list-items.js';
 
 /** What the connector needs from the manager. */
 export interface ServerConnectorOptions {
@@ -24,6 +25,8 @@ export interface ServerConnectorOptions {
   reconnect: ResolvedReconnectOptions;
   /** Page limit of list requests. */
   maxPages?: number | undefined;
+  /** Bounds of one list item. */
+  definitionLimits: DefinitionLimits;
   /** Debounce of list_changed refreshes. */
   listChangedDebounceMs: number;
   /** Re-check delay after a refresh that found no difference. */
@@ -101,6 +104,7 @@ export class ServerConnector {
         },
         onLost: (error) => this.#handleLost(state, generation, error),
         openConnection: this.#options.openConnection,
+        definitionLimits: this.#options.definitionLimits,
         park: (reason) => this.#park(state, generation, reason),
       });
       const freshness = new Map<OfferingKind, number>();
@@ -145,6 +149,7 @@ export class ServerConnector {
         debounceMs: this.#options.listChangedDebounceMs,
         recheckMs: this.#options.listChangedRecheckMs,
         maxPages: this.#options.maxPages,
+        definitionLimits: this.#options.definitionLimits,
         skills: this.#options.skills,
         onChange: this.#options.onOfferingsChange,
         onError: (error) => this.#options.onServerError(state, this.#toDiscoveryError(state, error)),
@@ -244,6 +249,7 @@ export class ServerConnector {
       signal,
       timeout,
       maxPages: this.#options.maxPages,
+      definitionLimits: this.#options.definitionLimits,
       kinds,
       checkHeaderDeclarations: appliesHeaderRules(session.transportType, session.client.getNegotiatedProtocolVersion()),
       onExcludedTools: (excluded) => {

@@ -4,6 +4,7 @@ import { connectClient, type ConnectClientOptions, type OpenedConnection } from 
 import type { OpenConnection } from './manager-types.js';
 import { DiscoveryError } from './discovery-error.js';
 import { judgeListAnswers } from './list-answer-filter.js';
+import type { DefinitionLimits } from './judge-list-items.js';
 import { ListChangeSubscription } from './list-change-subscription.js';
 import { mapRequestError } from './map-request-error.js';
 import { isModernRevision } from './version-negotiation.js';
@@ -19,6 +20,8 @@ export interface OpenSessionOptions extends ConnectClientOptions {
   onLost: (error: DiscoveryError) => void;
   /** Where the connection comes from. @default connectClient */
   openConnection?: OpenConnection | undefined;
+  /** Bounds of one list item (see `judgeListAnswers`). @default DEFAULT_DEFINITION_LIMITS */
+  definitionLimits?: DefinitionLimits | undefined;
   /** Closes the session on behalf of its connection source (see `ConnectionRequest.park`). @default nothing to park */
   park?: ((reason: string) => Promise<boolean>) | undefined;
 }
@@ -79,7 +82,7 @@ export class ServerSession {
       session.#open = true;
       // Each item of a list answer is judged on its own, before the SDK's strict parse of the
       // whole list (MCP 2026-07-28) could drop the server for one bad tool.
-      if (client.transport) judgeListAnswers(client.transport);
+      if (client.transport) judgeListAnswers(client.transport, options.definitionLimits);
       if (ListChangeSubscription.wanted(client)) {
         // 2026-07-28 has no unsolicited list_changed: ask for them on a subscriptions/listen stream.
         session.#listChanges = new ListChangeSubscription({ client, active: () => !session.isClosed });

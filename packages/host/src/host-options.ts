@@ -119,6 +119,26 @@ export interface HostLimits {
    * the excess is reported as one `dropped` event per second. @default 100
    */
   readonly stderrLinesPerSecond?: number;
+  /**
+   * Most levels of JSON nesting of one tool, prompt, resource or resource template definition a
+   * server lists. A deeper one is left out before any schema check recurses into it (a tool is
+   * listed in the status with its reason, like other invalid tools); the server's other
+   * definitions stay. @default 256
+   */
+  readonly maxDefinitionDepth?: number;
+  /**
+   * Most characters of JSON of one definition a server lists; a larger one is left out with its
+   * reason. @default 1048576 (1 MiB)
+   */
+  readonly maxDefinitionLength?: number;
+  /**
+   * Most levels of JSON nesting of any other message from a server (a tool, prompt or resource
+   * answer, a notification, a request): a deeper answer fails its request, a deeper request is
+   * answered with an error, a deeper notification is dropped. Never below `maxDefinitionDepth`
+   * plus 8, so that a list whose definitions are within their limit is not refused as a whole.
+   * @default 512
+   */
+  readonly maxMessageDepth?: number;
 }
 
 /** Options of `McpToolHost.create`. Every field is optional. */

@@ -322,3 +322,29 @@ describe('a hand-written MCP 2026-07-28 server whose tools/list answer is invali
     }
   });
 });
+
+describe('a hand-written MCP 2026-07-28 server listing a tool whose input schema nests 1,000 levels deep (loopback HTTP)', () => {
+  it('leaves that tool out with its reason and keeps the server and its other tools', async () => {
+    const remote = await startHostile2026Server();
+    let inputSchema: Record<string, unknown> = { type: 'string' };
+    for (let level = 0; level < 1000; level++) inputSchema = { type: 'object', properties: { next: inputSchema } };
+    remote.toolsList = { tools: [...HOSTILE_2026_TOOLS, { name: 'deep', inputSchema }], ttlMs: 0, cacheScope: 'private' };
+    const host = await McpToolHost.create({ settings: { mcpServers: { hostile: { httpUrl: remote.url, trust: true, timeout: 20_000 } } } });
+    try {
+      await host.discover();
+      const [server] = host.servers.status().servers;
+      expect(server?.lastError).toBeUndefined();
+      expect(server?.status).toBe('CONNECTED');
+      expect(host.servers.listTools().map((tool) => tool.originalName)).toEqual(['good', 'x-true']);
+      expect(server?.excludedTools).toContainEqual({
+        serverToolName: 'deep',
+        reason: 'tool definition nested more than 256 levels deep (over the maxDefinitionDepth limit)',
+      });
+      const good = await host.callTool({ name: 'good', arguments: { text: 'hi' } });
+      expect(JSON.parse(textOf(good))).toEqual({ name: 'good', arguments: { text: 'hi' } });
+    } finally {
+      await host.close();
+      await remote.close();
+    }
+  });
+});

@@ -70,6 +70,52 @@ describe('MCP 2026-07-28 request headers', () => {
     expect(list?.headers['mcp-method']).toBe('tools/list');
   });
 
+  it('leaves out tools whose x-mcp-header names a credential, HTTP or MCP header (Authorization, Cookie, Host...)', async () => {
+    const host = await hostWith({ remote: { httpUrl: modern.url, trust: true } });
+    const excluded = new Map(host.servers.status().servers[0]?.excludedTools.map((tool) => [tool.serverToolName, tool.reason]));
+    for (const [tool, property, header] of [
+      ['header-authorization', 'token', 'Authorization'],
+      ['header-cookie', 'session', 'Cookie'],
+      ['header-host', 'target', 'Host'],
+      ['header-content-length', 'size', 'Content-Length'],
+      ['header-session-id', 'session', 'mcp-session-id'],
+    ]) {
+      expect(excluded.get(tool as string), tool).toBe(
+        `property "${property}" declares x-mcp-header "${header}", the name of a credential, HTTP or MCP header, which a tool parameter may not take`,
+      );
+    }
+  });
+
+  it('sends an argument with CR/LF, NUL, non-ASCII or edge spaces Base64-encoded in its Mcp-Param header, never raw', async () => {
+    const host = await hostWith({ remote: { httpUrl: modern.url, trust: true } });
+    const values = ['eu\r\nX-Injected: yes', 'a\u0000b', 'Région', ' padded ', '=?base64?aGk=?='];
+    for (const region of values) {
+      const before = modern.requests.length;
+      const result = await host.callTool({ name: 'regional-echo', arguments: { region, text: 'hi' } });
+      expect(result.error, JSON.stringify(region)).toBeUndefined();
+      // The body still carries the value as it was.
+      expect(JSON.parse(result.display)).toEqual({ name: 'regional-echo', arguments: { region, text: 'hi' } });
+      const call = modern.requests.slice(before).find((request) => request.rpcMethods.includes('tools/call'));
+      expect(call?.headers['mcp-param-region']).toBe(`=?base64?${Buffer.from(region, 'utf8').toString('base64')}?=`);
+      expect(call?.headers['x-injected']).toBeUndefined();
+    }
+  });
+
+  it('refuses an argument too long for its Mcp-Param header, naming it, without sending the call', async () => {
+    const host = await hostWith({ remote: { httpUrl: modern.url, trust: true } });
+    const before = modern.requests.length;
+    const result = await host.callTool({ name: 'regional-echo', arguments: { region: 'r'.repeat(100_000), text: 'hi' } });
+    expect(result.error?.code).toBe('INVALID_TOOL_ARGUMENTS');
+    expect(result.error?.message).toBe(
+      'Argument "region" of tool "regional-echo" (MCP server "remote") is sent as the Mcp-Param-Region header (its x-mcp-header), ' +
+        'and its value would be 100000 characters there, over the 4096 a header may carry; the call was not sent. Give a shorter value.',
+    );
+    expect(modern.requests.slice(before).some((request) => request.rpcMethods.includes('tools/call'))).toBe(false);
+    // A nested declaration (options.depth) is checked too, and a value at the limit is sent.
+    const ok = await host.callTool({ name: 'regional-echo', arguments: { region: 'r'.repeat(4096), text: 'hi' } });
+    expect(ok.error).toBeUndefined();
+  });
+
   it('keeps every tool on the 2025-11-25 revision and over stdio, where declarations mean nothing', async () => {
     const host = await hostWith({
       pinned: { httpUrl: both.url, trust: true, protocolVersion: '2025-11-25' },

@@ -9,8 +9,11 @@ export { LIST_PROMPTS_TOOL_NAME, GET_PROMPT_TOOL_NAME, DEFAULT_PROMPT_TOOL_MAX_L
 export { HOST_TOOLS_SERVER_NAME } from './tool-call/host-provided-tool.js';
 export type { McpToolHostOptions, HostStores, HostLimits, HostTaskOptions, SkillsOptions } from './host-options.js';
 export type { HostTasks, OutstandingTask, TaskRef } from './host-tasks.js';
-export { FileTaskStore, InMemoryTaskStore, TASK_FILE_NAME } from './tasks/task-store.js';
+export { FileTaskStore, InMemoryTaskStore, MAX_TASK_FILE_BYTES, TASK_FILE_NAME } from './tasks/task-store.js';
+export { MAX_TASK_INPUT_ROUNDS } from './tasks/run-task.js';
+export { MAX_MCP_PARAM_HEADER_LENGTH } from './tool-call/mcp-param-headers.js';
 export type { FileTaskStoreOptions, StoredTask, TaskStore } from './tasks/task-store.js';
+export { DEFAULT_MAX_MESSAGE_DEPTH } from './client-features/index.js';
 export type { ServerRequestLimits } from './client-features/index.js';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';

@@ -3,8 +3,21 @@ import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import { formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
 import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
 import { escapeControlText, type HostToolDefinition, type ModelAdapter, type ModelToolCall, type UiHooks } from '@toolhost/contract';
-import { DEFAULT_CLIENT_INFO, McpServerManager, McpServerStatus, versionNegotiationOptions, type StderrEvent } from '@toolhost/discovery';
-import { createClientFeatures, RootsController, type ProjectFolder, type TraceContext } from './client-features/index.js';
+import {
+  DEFAULT_CLIENT_INFO,
+  DEFAULT_MAX_DEFINITION_DEPTH,
+  McpServerManager,
+  McpServerStatus,
+  versionNegotiationOptions,
+  type StderrEvent,
+} from '@toolhost/discovery';
+import {
+  createClientFeatures,
+  DEFAULT_MAX_MESSAGE_DEPTH,
+  RootsController,
+  type ProjectFolder,
+  type TraceContext,
+} from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
 import { HostCommands } from './host-commands.js';
@@ -177,6 +190,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         };
       },
       createClient: (serverName) => this.#createClient(serverName),
+      ...(options.limits?.maxDefinitionDepth !== undefined ? { maxDefinitionDepth: options.limits.maxDefinitionDepth } : {}),
+      ...(options.limits?.maxDefinitionLength !== undefined ? { maxDefinitionLength: options.limits.maxDefinitionLength } : {}),
       ...(options.connectionPool
         ? { openConnection: poolConnectionSource(options.connectionPool, { tokenStore, fetch: options.fetch }) }
         : {}),
@@ -392,6 +407,10 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       ...(this.#extensions ? { extensions: this.#extensions } : {}),
       ...(this.#limits?.serverRequests ? { serverRequests: this.#limits.serverRequests } : {}),
       ...(this.#taskRegistry ? { tasks: true } : {}),
+      maxMessageDepth: Math.max(
+        this.#limits?.maxMessageDepth ?? DEFAULT_MAX_MESSAGE_DEPTH,
+        (this.#limits?.maxDefinitionDepth ?? DEFAULT_MAX_DEFINITION_DEPTH) + 8,
+      ),
       outboundMeta: {
         logLevel: () => this.#core.logLevels.get(serverName),
         ...(this.#traceContext ? { traceContext: this.#traceContext } : {}),

@@ -324,6 +324,41 @@ describe('tasks on 2026-07-28 only', () => {
     expect((await stats(host))['updates']).toBe(1);
   });
 
+  it('stops a task that asks for input again after every answer: 10 rounds, then the task is cancelled with an error naming it', async () => {
+    let asked = 0;
+    const host = await connect(fixture.url, {
+      // A deadline far past the test's own timeout: only the round bound can end this call in time.
+      // Polls 150 ms apart and a user who takes 100 ms to answer stay under the rate limit of
+      // server requests (10 a second), which would otherwise end the call first.
+      tasks: { minPollIntervalMs: 150, defaultPollIntervalMs: 150, maxPollIntervalMs: 150, timeoutMs: 600_000 },
+      ui: {
+        elicit: async () => {
+          asked += 1;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return { action: 'accept', content: { name: 'Ada' } };
+        },
+      },
+    });
+    const updates = record(host);
+    const before = await stats(host);
+    const result = await host.callTool({
+      name: toolName(host, 'ask-task'),
+      arguments: { delayMs: 10, outcome: 'ask-forever' },
+      toolCallId: 'pester',
+    });
+    const taskId = updates.find((update) => update.toolCallId === 'pester' && update.task)?.task?.taskId;
+    expect(taskId).toEqual(expect.any(String));
+    expect(result.error?.code).toBe('REQUEST_FAILED');
+    expect(result.error?.message).toBe(
+      `Tool "${toolName(host, 'ask-task')}" of MCP server "jobs" asked for input again after 10 rounds of answers during task ${taskId}; the host stopped answering and cancelled the task.`,
+    );
+    expect(asked).toBe(10);
+    const after = await stats(host);
+    expect(after['updates']).toBe((before['updates'] ?? 0) + 10);
+    expect(after['cancelRequests']).toBe((before['cancelRequests'] ?? 0) + 1);
+    expect(await host.tasks.list()).toEqual([]);
+  });
+
   it('sends every request about a task with the Mcp-Name header set to the task id (routing, SEP-2663)', async () => {
     const host = await connect(fixture.url);
     const updates = record(host);
@@ -382,4 +417,87 @@ describe('tasks option', () => {
       await fixture.close();
     }
   });
+});
+
+describe('a tampered or hostile task file (mcp-tasks.json)', () => {
+  let fixture: EraHttpFixture;
+  beforeAll(async () => {
+    fixture = await startEraHttpFixture({ behaviour: 'tasks', era: 'modern' });
+  });
+  afterAll(async () => {
+    await fixture.close();
+  });
+
+  /** A task entry as a host writes it. */
+  const entry = (fields: Record<string, unknown> = {}): Record<string, unknown> => ({
+    serverName: 'jobs',
+    taskId: 'task-1',
+    toolCallId: 'call-1',
+    toolName: 'jobs__slow-task',
+    serverToolName: 'slow-task',
+    protocolVersion: '2026-07-28',
+    createdAt: '2026-08-01T10:00:00.000Z',
+    ...fields,
+  });
+
+  const HOSTILE_FILES: ReadonlyArray<readonly [string, () => string, string]> = [
+    ['not JSON', () => '{"tasks": [', 'is not valid JSON'],
+    ['a list at the root', () => JSON.stringify([entry()]), 'is not a task file (it should be { "version": 1, "tasks": [...] })'],
+    ['tasks that is not a list', () => JSON.stringify({ version: 1, tasks: 'all of them' }), 'is not a task file'],
+    ['another version', () => JSON.stringify({ version: 2, tasks: [] }), 'has version 2, not 1'],
+    [
+      'thousands of entries',
+      () => JSON.stringify({ version: 1, tasks: Array.from({ length: 5000 }, () => entry()) }),
+      'holds 5000 tasks, more than the 500',
+    ],
+    [
+      'a task id with a line break',
+      () => JSON.stringify({ version: 1, tasks: [entry(), entry({ taskId: 'evil\r\nInjected: yes' })] }),
+      'has an entry that is not a task (tasks[1]: taskId is not a string of 1 to 256 visible ASCII characters)',
+    ],
+    [
+      'a task id of 100,000 characters',
+      () => JSON.stringify({ version: 1, tasks: [entry({ taskId: 'x'.repeat(100_000) })] }),
+      'tasks[0]: taskId is not a string of 1 to 256 visible ASCII characters',
+    ],
+    [
+      'a status message with terminal escapes',
+      () => JSON.stringify({ version: 1, tasks: [entry({ statusMessage: '\u001b]0;owned\u0007' })] }),
+      'tasks[0]: statusMessage is not an escaped status message',
+    ],
+    ['an entry that is not an object', () => JSON.stringify({ version: 1, tasks: [entry(), 42] }), 'tasks[1]: not an object'],
+    [
+      'a file of 17 MiB',
+      () => JSON.stringify({ version: 1, tasks: [], padding: 'x'.repeat(17 * 1024 * 1024) }),
+      'larger than the 16777216 bytes',
+    ],
+  ];
+
+  it.each(HOSTILE_FILES)(
+    'with %s: listing fails naming the file, calls still run, and the file is never overwritten',
+    async (_label, content, problem) => {
+      const dir = await tempDir();
+      const filePath = join(dir, 'mcp-tasks.json');
+      const text = content();
+      await writeFile(filePath, text);
+      const warnings: string[] = [];
+      const host = await connect(fixture.url, { stores: { tasks: new FileTaskStore({ filePath }) } });
+      host.on('warning', (warning) => warnings.push(`${warning.code}: ${warning.message}`));
+      const listing = host.tasks.list();
+      await expect(listing).rejects.toMatchObject({ code: 'STORE_FAILED' });
+      const message = ((await listing.catch((error: unknown) => error)) as Error).message;
+      expect(message).toContain(`The MCP task file ${filePath} `);
+      expect(message).toContain(problem);
+      expect(message).toContain('The host leaves it as it is');
+      // eslint-disable-next-line no-control-regex -- no control character from the file may reach a message
+      expect(message).not.toMatch(/[\u0000-\u001f]/);
+      expect(message.length).toBeLessThan(1000);
+      // A call run as a task would store it: the call still succeeds, the write is refused and reported.
+      const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 50 } });
+      expect(result.error).toBeUndefined();
+      await waitFor('the refused write is reported', () => warnings.length > 0);
+      expect(warnings[0]).toContain(`STORE_FAILED: The MCP task file ${filePath} `);
+      expect(await readFile(filePath, 'utf8')).toBe(text);
+    },
+  );
 });

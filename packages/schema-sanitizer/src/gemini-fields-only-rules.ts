@@ -1,3 +1,4 @@
+import { jsonBoundsBreach } from '@toolhost/contract';
 import { GEMINI_RULES, GEMINI_SCHEMA_FIELDS } from './gemini-rules.js';
 import { isPlainObject } from './json-pointer.js';
 import { mergeAllOf } from './openai-strict-rules.js';
@@ -42,8 +43,21 @@ function isNullSchema(member: unknown): boolean {
   );
 }
 
+/** Longest text of one value quoted in a note (a value from a server can be megabytes, or nested a million levels). */
+const MAX_NOTED_VALUE_LENGTH = 200;
+
+/**
+ * A value as a note quotes it: a string as it is, anything else as JSON; cut at
+ * {@link MAX_NOTED_VALUE_LENGTH} characters with `…`. An object or array too large or too deep
+ * for that is measured first (without recursion) and written `{…}` / `[…]`, never passed to
+ * `JSON.stringify`, which runs out of stack on deep values.
+ */
 function formatValue(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
+  if (typeof value === 'string') return value.length > MAX_NOTED_VALUE_LENGTH ? `${value.slice(0, MAX_NOTED_VALUE_LENGTH)}…` : value;
+  if (typeof value === 'object' && value !== null && jsonBoundsBreach(value, { maxDepth: 32, maxLength: MAX_NOTED_VALUE_LENGTH })) {
+    return Array.isArray(value) ? '[…]' : '{…}';
+  }
+  return JSON.stringify(value);
 }
 
 /** Append a note (what a dropped keyword said) to the node's description, so the model still reads it. */

@@ -35,6 +35,61 @@ describe('sanitizeSchema: every profile', () => {
     expect(chainDepth(out)).toBe(10_000);
   });
 
+  /** A value nested `depth` levels deep, built the way `JSON.parse` builds a server's answer. */
+  const deepValue = (depth: number): unknown => JSON.parse(`${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`);
+  /** Schemas nested 10 000 levels deep through every keyword that holds subschemas or values. */
+  const deepShapes: Record<string, () => unknown> = {
+    items: () => ({
+      type: 'object',
+      properties: { a: JSON.parse(`${'{"type":"array","items":'.repeat(10_000)}{"type":"string"}${'}'.repeat(10_000)}`) },
+    }),
+    anyOf: () => ({
+      type: 'object',
+      properties: { a: JSON.parse(`${'{"anyOf":[{"type":"null"},'.repeat(10_000)}{"type":"string"}${']}'.repeat(10_000)}`) },
+    }),
+    allOf: () => ({
+      type: 'object',
+      properties: { a: JSON.parse(`${'{"allOf":[{"type":"object"},'.repeat(10_000)}{"type":"object"}${']}'.repeat(10_000)}`) },
+    }),
+    not: () => ({ type: 'object', properties: { a: JSON.parse(`${'{"not":'.repeat(10_000)}{"type":"string"}${'}'.repeat(10_000)}`) } }),
+    'values (default, examples, enum, const)': () => ({
+      type: 'object',
+      properties: { a: { type: 'object', default: deepValue(10_000), examples: [deepValue(10_000)], enum: [deepValue(10_000)] } },
+      required: ['a'],
+    }),
+    const: () => ({ type: 'object', properties: { a: { const: deepValue(10_000) } } }),
+  };
+
+  it.each(Object.keys(deepShapes))('every profile survives 10 000 levels through %s, where JSON.stringify throws', (shape) => {
+    const schema = deepShapes[shape]!();
+    expect(() => JSON.stringify(schema)).toThrow(RangeError);
+    for (const profile of SCHEMA_PROFILES) {
+      for (const geminiSchemaFieldsOnly of profile === 'gemini' ? [false, true] : [false]) {
+        const dropped: DroppedSchemaKeyword[] = [];
+        const out = sanitizeSchema(schema, { profile, geminiSchemaFieldsOnly, onDrop: (d) => dropped.push(d) });
+        expect(out['type'], `${profile}${geminiSchemaFieldsOnly ? ' (fields only)' : ''}`).toBe('object');
+      }
+    }
+  });
+
+  it('gemini fields-only quotes a dropped deep or huge enum or const value as {…}, and cuts a long one', () => {
+    const out = sanitizeSchema(
+      {
+        type: 'object',
+        properties: {
+          deep: { enum: [1, deepValue(10_000)] },
+          constant: { const: deepValue(10_000) },
+          long: { const: 'x'.repeat(1000), type: 'number' },
+        },
+      },
+      { profile: 'gemini', geminiSchemaFieldsOnly: true },
+    );
+    const properties = out['properties'] as Record<string, Record<string, unknown>>;
+    expect(properties['deep']?.['description']).toBe('one of: 1, {…}');
+    expect(properties['constant']?.['description']).toBe('must be {…}');
+    expect(properties['long']?.['description']).toBe(`one of: ${'x'.repeat(200)}…`);
+  });
+
   it.each(SCHEMA_PROFILES)('%s: a property named like a keyword is kept (names are not keywords)', (profile) => {
     const input = {
       type: 'object',

@@ -1,6 +1,7 @@
 import { SSEClientTransport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, SSEClientTransportOptions } from '@modelcontextprotocol/client';
 import { errorAnswers } from './message-limits.js';
+import { deliverMessage } from './deliver-message.js';
 import type { HttpObservations } from './create-http-fetch.js';
 import { TransportError } from './transport-error.js';
 
@@ -54,7 +55,7 @@ export class LegacySseTransport extends SSEClientTransport {
     // the requests in flight.
     const track = (message: JSONRPCMessage): void => {
       if (!('method' in message) && 'id' in message && message.id !== undefined) this.#outstanding.delete(message.id);
-      this.#onmessage?.(message);
+      deliverMessage({ onmessage: this.#onmessage, onerror: (error) => this.onerror?.(error) }, message, this.#serverName);
     };
     Object.defineProperty(this, 'onmessage', {
       configurable: true,
@@ -77,7 +78,9 @@ export class LegacySseTransport extends SSEClientTransport {
     if (!this.#connected || this.#closing) return;
     const ids = [...this.#outstanding];
     this.#outstanding.clear();
-    for (const answer of errorAnswers(ids, error)) this.#onmessage?.(answer);
+    for (const answer of errorAnswers(ids, error)) {
+      deliverMessage({ onmessage: this.#onmessage, onerror: (failure) => this.onerror?.(failure) }, answer, this.#serverName);
+    }
     this.#lost(error.message.replace(/\.\s.*$/, '').replace(/^MCP server '[^']*' /, ''));
   }
 

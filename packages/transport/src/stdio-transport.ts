@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { serializeMessage } from '@modelcontextprotocol/client';
+import { deliverMessage } from './deliver-message.js';
 import { parseMessageLine } from './parse-message.js';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { LineReader } from './line-reader.js';
@@ -210,15 +211,16 @@ export class StdioTransport implements Transport {
       if (!(error instanceof SyntaxError)) this.onerror?.(error as Error);
       return;
     }
+    const { serverName } = this.#options;
     if ('method' in message) {
-      this.onmessage?.(message);
+      deliverMessage(this, message, serverName);
       return;
     }
     if ('id' in message && message.id !== undefined) this.#outstanding.delete(message.id);
     // The SDK runs notification handlers one microtask later but settles a response at once:
     // deliver responses after the handlers of the notifications read before them, so the last
     // progress notifications of a call are not dropped as "unknown token".
-    queueMicrotask(() => this.onmessage?.(message));
+    queueMicrotask(() => deliverMessage(this, message, serverName));
   }
 
   /** A line over the cap: the requests in flight fail with the limit error, then the transport closes. */
@@ -229,7 +231,7 @@ export class StdioTransport implements Transport {
     const error = messageTooLarge({ serverName, what: 'a message (one line of stdout)', limit, command });
     const ids = [...this.#outstanding];
     this.#outstanding.clear();
-    for (const answer of errorAnswers(ids, error)) this.onmessage?.(answer);
+    for (const answer of errorAnswers(ids, error)) deliverMessage(this, answer, serverName);
     this.onerror?.(error);
     void this.close();
   }

@@ -7,6 +7,7 @@ import type {
   JSONRPCRequest,
 } from '@modelcontextprotocol/client';
 import type { HttpObservations, StreamEnd } from './create-http-fetch.js';
+import { deliverMessage } from './deliver-message.js';
 import { initializeSession } from './initialize-session.js';
 import { errorAnswers } from './message-limits.js';
 import { TransportError } from './transport-error.js';
@@ -220,7 +221,7 @@ export class StreamableHttpSessionTransport implements Transport {
           }
         }
       }
-      if (inner === this.#inner) this.onmessage?.(message);
+      if (inner === this.#inner) deliverMessage(this, message, this.#options.serverName);
     };
     return inner;
   }
@@ -292,7 +293,7 @@ export class StreamableHttpSessionTransport implements Transport {
       this.#outstanding.delete(wireId);
       const clientId = this.#reissuedAs.get(wireId) ?? wireId;
       this.#reissuedAs.delete(wireId);
-      for (const answer of errorAnswers([clientId], error)) this.onmessage?.(answer);
+      for (const answer of errorAnswers([clientId], error)) deliverMessage(this, answer, this.#options.serverName);
     }
   }
 
@@ -310,14 +311,18 @@ export class StreamableHttpSessionTransport implements Transport {
     this.#reissuedAs.delete(wireId);
     if (request.reissued) {
       const { serverName, url } = this.#options;
-      this.onmessage?.({
-        jsonrpc: '2.0',
-        id: clientId,
-        error: {
-          code: ANSWER_STREAM_LOST,
-          message: `MCP server '${serverName}' (${url}) dropped the answer stream of ${request.message.method} twice: the request was sent again once and lost again. The server may have done the work or not; check before retrying.`,
+      deliverMessage(
+        this,
+        {
+          jsonrpc: '2.0',
+          id: clientId,
+          error: {
+            code: ANSWER_STREAM_LOST,
+            message: `MCP server '${serverName}' (${url}) dropped the answer stream of ${request.message.method} twice: the request was sent again once and lost again. The server may have done the work or not; check before retrying.`,
+          },
         },
-      });
+        serverName,
+      );
       return;
     }
     this.#reissueCount += 1;

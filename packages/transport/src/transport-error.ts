@@ -14,6 +14,7 @@ const TRANSPORT_ERROR_CODES = [
   'CONNECT_FAILED',
   'PROTOCOL_VERSION_MISMATCH',
   'SERVER_NOT_CONNECTED',
+  'INVALID_RESPONSE',
 ] as const satisfies readonly ErrorCode[];
 
 /**
@@ -31,6 +32,7 @@ const TRANSPORT_ERROR_CODES = [
  * - `CONNECT_FAILED`: the server could not be reached or the connection failed for another reason (see `cause`).
  * - `PROTOCOL_VERSION_MISMATCH`: the server does not speak the MCP revision offered or pinned; `requestedVersion` and `supportedVersions` say which.
  * - `SERVER_NOT_CONNECTED`: a message was sent on a transport that is not started or already closed.
+ * - `INVALID_RESPONSE`: a message from the server could not be processed (its handler failed); it was dropped, and the request it answered failed.
  */
 export type TransportErrorCode = (typeof TRANSPORT_ERROR_CODES)[number];
 

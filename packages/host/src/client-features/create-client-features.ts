@@ -79,6 +79,8 @@ export interface ClientFeaturesOptions {
    * of failing them. @default false
    */
   readonly tasks?: boolean;
+  /** Most levels of JSON nesting of a message from the server (see `HostClient`). @default 512 */
+  readonly maxMessageDepth?: number;
 }
 
 /** The features installed on one client by {@link ClientFeatures.attach}. */
@@ -141,6 +143,7 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
         options.outboundMeta ?? {},
         new ServerRequestLimiter(options.serverName, options.serverRequests),
         options.tasks === true,
+        options.maxMessageDepth,
       );
       return { client, attached: features.attach(client) };
     },

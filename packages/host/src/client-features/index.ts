@@ -7,7 +7,7 @@ export { readResourceParts, type ResourceContent } from './read-resource-parts.j
 export type { ResourceSubscriptions } from './resource-subscriptions.js';
 export { resolveResourceReferences, type ResolvedResourceReferences } from './resource-references.js';
 export { completeArgument, type CompletionSuggestions } from './complete-argument.js';
-export type { TraceContext } from './outbound-meta.js';
+export { DEFAULT_MAX_MESSAGE_DEPTH, type TraceContext } from './outbound-meta.js';
 export {
   ServerRequestLimiter,
   RATE_LIMITED_CODE,

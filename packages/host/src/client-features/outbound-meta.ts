@@ -3,6 +3,7 @@ import {
   BAGGAGE_META_KEY,
   Client,
   DEFAULT_REQUEST_TIMEOUT_MSEC,
+  ProtocolErrorCode,
   SdkError,
   SdkErrorCode,
   type CallToolRequest,
@@ -14,13 +15,17 @@ import {
   type ClientContext,
   type ClientOptions,
   type Implementation,
+  type JSONRPCNotification,
   type JSONRPCRequest,
   type JSONRPCResponse,
+  type MessageExtraInfo,
+  ProtocolError,
   type LoggingLevel,
   type Result,
   type StandardSchemaV1,
   type Transport,
 } from '@modelcontextprotocol/client';
+import { jsonBoundsBreach } from '@toolhost/contract';
 import { DirectRequests } from './direct-requests.js';
 import type { ServerRequestLimiter } from './server-request-limiter.js';
 import { mayMirrorHeaders, toolCallResultSchema } from './tool-call-answer.js';
@@ -34,6 +39,14 @@ const LIMITERS = new WeakMap<object, ServerRequestLimiter>();
 
 /** Most `tools/call` requests (and unclaimed task handles) a client keeps track of; the oldest go first. */
 const MAX_TRACKED = 1024;
+
+/**
+ * Default of the host's `limits.maxMessageDepth`: levels of JSON nesting of a message from a
+ * server. Real answers nest a few dozen levels; JSON a server sends is parsed to any depth, but
+ * `JSON.stringify` runs out of stack at about 4,000 levels and `structuredClone` at about 2,000,
+ * and so does any recursive walk (a schema validator, a result mapper, an application's logger).
+ */
+export const DEFAULT_MAX_MESSAGE_DEPTH = 512;
 
 /** A result schema that accepts anything (the caller checks). */
 const ANY_RESULT = { '~standard': { version: 1 as const, vendor: 'toolhost', validate: (value: unknown) => ({ value }) } };
@@ -125,12 +138,16 @@ export class HostClient extends Client {
   readonly #taskHandles = new Map<string, TaskHandle>();
   /** `tools/call` requests sent without the SDK's request machinery (see {@link HostClient.sendToolCall}). */
   readonly #direct = new DirectRequests();
+  /** Most levels of JSON nesting of a message from the server (see {@link DEFAULT_MAX_MESSAGE_DEPTH}). */
+  readonly #maxDepth: number;
 
   /**
    * A client whose outbound `_meta` also carries what `sources` gives at send time. With `tasks`,
    * an answer to `tools/call` that is a task handle (2025-11-25 `CreateTaskResult`, 2026-07-28
    * `resultType: "task"`) is handed to the host (see {@link HostClient.takeTaskHandle}) instead of
-   * failing the SDK's result check.
+   * failing the SDK's result check. A message from the server nested more than `maxMessageDepth`
+   * levels deep is refused before the host walks it: an answer fails its request, a request to a
+   * handler is answered with an error, a notification is dropped (and reported to `onerror`).
    */
   constructor(
     clientInfo: Implementation,
@@ -138,8 +155,10 @@ export class HostClient extends Client {
     sources: OutboundMetaSources,
     limiter?: ServerRequestLimiter,
     tasks = false,
+    maxMessageDepth = DEFAULT_MAX_MESSAGE_DEPTH,
   ) {
     super(clientInfo, options);
+    this.#maxDepth = maxMessageDepth;
     this.handshake = {
       clientInfo,
       capabilities: options.capabilities,
@@ -183,9 +202,34 @@ export class HostClient extends Client {
     // then call the new handler from it, in a loop.
     if (!sdkHandler || !isDataProperty(transport, 'onmessage')) return;
     transport.onmessage = (message, extra) => {
-      if (DirectRequests.isAnswer(message) && this.#direct.settle(this.#withTaskToken(message))) return;
+      if (DirectRequests.isAnswer(message) && this.#direct.settle(this.#withTaskToken(this.#withinDepth(message)))) return;
       sdkHandler(message, extra);
     };
+  }
+
+  /** Whether `value` nests more than the client's depth limit. */
+  #tooDeep(value: unknown): boolean {
+    return value !== undefined && jsonBoundsBreach(value, { maxDepth: this.#maxDepth, maxLength: Number.POSITIVE_INFINITY }) === 'depth';
+  }
+
+  /** What a message nested too deep is told, for its error. */
+  #tooDeepMessage(what: string): string {
+    return `the server's ${what} is nested more than ${this.#maxDepth} levels deep (over limits.maxMessageDepth), so it was refused`;
+  }
+
+  /** The response, or for a result nested deeper than the limit, an error answer in its place. */
+  #withinDepth(response: JSONRPCResponse): JSONRPCResponse {
+    if (!('result' in response) || !this.#tooDeep(response.result)) return response;
+    return { jsonrpc: '2.0', id: response.id, error: { code: ProtocolErrorCode.InternalError, message: this.#tooDeepMessage('answer') } };
+  }
+
+  /** The SDK's notification dispatch, after the depth limit: a notification nested too deep is dropped and reported. */
+  protected override _onnotification(notification: JSONRPCNotification, extra?: MessageExtraInfo): void {
+    if (this.#tooDeep(notification.params)) {
+      this.onerror?.(new Error(`Dropped ${notification.method} notification: ${this.#tooDeepMessage('notification')}`));
+      return;
+    }
+    super._onnotification(notification, extra);
   }
 
   /**
@@ -194,7 +238,7 @@ export class HostClient extends Client {
    * for {@link HostClient.takeTaskHandle} (a server cannot forge one: it does not know the token).
    */
   protected override _onresponse(response: JSONRPCResponse): void {
-    const answer = this.#withTaskToken(response);
+    const answer = this.#withTaskToken(this.#withinDepth(response));
     if (!this.#direct.settle(answer)) super._onresponse(answer);
   }
 
@@ -260,6 +304,9 @@ export class HostClient extends Client {
   ): (request: JSONRPCRequest, ctx: ClientContext) => Promise<Result> {
     const wrapped = super._wrapHandler(method, handler);
     return (request, ctx) => {
+      if (this.#tooDeep(request.params)) {
+        return Promise.reject(new ProtocolError(ProtocolErrorCode.InvalidParams, this.#tooDeepMessage('request')));
+      }
       const limiter = LIMITERS.get(this);
       return limiter ? limiter.wrap(method, wrapped)(request, ctx) : wrapped(request, ctx);
     };

@@ -91,7 +91,13 @@ export function checkStructuredContent(options: CheckStructuredContentOptions): 
   } catch (error) {
     return { status: 'unchecked', structuredContent, errorMessage: error instanceof Error ? error.message : String(error) };
   }
-  const outcome = validate(structuredContent);
+  let outcome: ReturnType<JsonSchemaValidator<unknown>>;
+  try {
+    outcome = validate(structuredContent);
+  } catch (error) {
+    // A recursive schema over deeply nested content can run a validator out of stack.
+    return { status: 'unchecked', structuredContent, errorMessage: error instanceof Error ? error.message : String(error) };
+  }
   if (outcome.valid) return { status, structuredContent };
   if (status === 'recovered-from-text') return { status: 'missing' };
   return { status: 'invalid', structuredContent, errorMessage: outcome.errorMessage };

@@ -125,7 +125,13 @@ export class SharedSessionMember implements Transport {
 
   /** A notification of the shared session (from the pool's own stream), for this member's client. */
   deliver(message: JSONRPCMessage): void {
-    if (!this.#closed) this.onmessage?.(message);
+    if (this.#closed) return;
+    try {
+      this.onmessage?.(message);
+    } catch (error) {
+      // One member's failure is that member's error: the notification still reaches every other member.
+      this.onerror?.(error instanceof Error ? error : new Error(String(error)));
+    }
   }
 
   /** Close this member's requests (the session itself stays: it belongs to the pool). */

@@ -55,6 +55,19 @@ export type TaskOutcome =
   | { readonly kind: 'result'; readonly result: CallToolResult }
   | { readonly kind: 'error'; readonly error: HostError; readonly keep: boolean };
 
+/**
+ * Most rounds of input requests (2026-07-28 `input_required`) the host answers for one task, as
+ * the SDK bounds the rounds of one request: a server that asks again after every answer would
+ * otherwise keep the user answering until the task's deadline. Past it the host cancels the task.
+ */
+export const MAX_TASK_INPUT_ROUNDS = 10;
+
+/** The input requests of one task answered so far: their keys, and how many rounds. */
+interface AnsweredInputs {
+  readonly keys: Set<string>;
+  rounds: number;
+}
+
 /** Longest wait for the acknowledgement of a `tasks/cancel`. */
 const CANCEL_TIMEOUT_MS = 5_000;
 
@@ -72,7 +85,7 @@ export async function runTask(run: TaskRun, initial: TaskState): Promise<TaskOut
   const deadline = Date.now() + run.timeoutMs;
   const reference: { taskId: string; requestState?: string | undefined } = { taskId: initial.taskId, requestState: initial.requestState };
   const stop = linkedSignal(run.signal, run.closing);
-  const answered = new Set<string>();
+  const answered: AnsweredInputs = { keys: new Set(), rounds: 0 };
   let state = initial;
   let failures = 0;
   // A resumed task's first state is only what the host stored: poll before acting on it.
@@ -126,7 +139,7 @@ async function act(
   run: TaskRun,
   state: TaskState,
   reference: TaskReference,
-  answered: Set<string>,
+  answered: AnsweredInputs,
   deadline: number,
   signal: AbortSignal,
 ): Promise<TaskOutcome | undefined> {
@@ -152,22 +165,39 @@ async function act(
   }
 }
 
-/** 2026-07-28 `input_required`: answer the requests not answered yet, then `tasks/update`. */
+/**
+ * 2026-07-28 `input_required`: answer the requests not answered yet, then `tasks/update`; at most
+ * {@link MAX_TASK_INPUT_ROUNDS} rounds, then the task is cancelled.
+ */
 async function answerInputRequests(
   run: TaskRun,
   state: TaskState,
   reference: TaskReference,
-  answered: Set<string>,
+  answered: AnsweredInputs,
   deadline: number,
   signal: AbortSignal,
 ): Promise<TaskOutcome | undefined> {
-  const pending = Object.entries(state.inputRequests ?? {}).filter(([key]) => !answered.has(key));
+  const pending = Object.entries(state.inputRequests ?? {}).filter(([key]) => !answered.keys.has(key));
   if (pending.length === 0) return undefined;
   const client = run.getClient();
   if (!(client instanceof HostClient)) return undefined;
+  if (answered.rounds >= MAX_TASK_INPUT_ROUNDS) {
+    await requestCancel(run, reference);
+    return {
+      kind: 'error',
+      keep: false,
+      error: new HostError({
+        code: 'REQUEST_FAILED',
+        serverName: run.serverName,
+        toolName: run.toolName,
+        message: `Tool "${run.toolName}" of MCP server "${run.serverName}" asked for input again after ${MAX_TASK_INPUT_ROUNDS} rounds of answers during task ${reference.taskId}; the host stopped answering and cancelled the task.`,
+      }),
+    };
+  }
+  answered.rounds += 1;
   try {
     const responses = await client.fulfilInputRequests(Object.fromEntries(pending), signal);
-    for (const [key] of pending) answered.add(key);
+    for (const [key] of pending) answered.keys.add(key);
     await updateTask(client, reference, responses, { timeout: Math.min(run.requestTimeoutMs, Math.max(1, deadline - Date.now())), signal });
     return undefined;
   } catch (error) {

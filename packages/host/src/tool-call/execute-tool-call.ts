@@ -1,11 +1,14 @@
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { escapeControlText, type ToolCallProgress } from '@toolhost/contract';
+import { isModernRevision } from '@toolhost/discovery';
 import { HostClient } from '../client-features/outbound-meta.js';
+import { mayMirrorHeaders } from '../client-features/tool-call-answer.js';
 import { readElicitationUrl } from '../client-features/url-elicitation.js';
 import { HostError } from '../host-error.js';
 import type { WireExtras } from './call-hooks.js';
 import type { CallableTool } from './callable-tool.js';
+import { mcpParamHeaderProblem } from './mcp-param-headers.js';
 import { executionError } from './tool-call-failure.js';
 import { taskParameterFor } from '../tasks/tool-call-task.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
@@ -54,6 +57,11 @@ export function executeToolCall(
     ...(extras.meta ? { _meta: extras.meta } : {}),
     ...(task ? { task } : {}),
   };
+  if (tool.remote && isModernRevision(client.getNegotiatedProtocolVersion()) && mayMirrorHeaders(tool.callDefinition)) {
+    // The SDK mirrors x-mcp-header arguments into Mcp-Param-* headers: refuse one no header can carry, naming it.
+    const problem = mcpParamHeaderProblem(tool, args);
+    if (problem) return Promise.reject(problem);
+  }
   const request = () =>
     client instanceof HostClient ? client.sendToolCall(params, options) : (client.callTool(params, options) as Promise<CallToolResult>);
   if (!tool.remote) return request();
