@@ -5,6 +5,7 @@ export { ToolhostError, findErrorInChain } from './toolhost-error.js';
 export type { ErrorFamily, ToolhostErrorOptions } from './toolhost-error.js';
 export { escapeControlText, stripTagCharacters } from './escape-control-text.js';
 export type { EscapeControlTextOptions } from './escape-control-text.js';
+export { maskUrl } from './mask-url.js';
 export { AdapterError } from './adapter-error.js';
 export type { AdapterErrorCode, AdapterErrorOptions } from './adapter-error.js';
 export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from './content-part.js';
