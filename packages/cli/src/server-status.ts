@@ -128,7 +128,8 @@ export function formatServerTarget(server: LoadedServer): string {
  * One line of `mcp list`, in the seeds' format followed by the scope:
  * `✓ github: npx -y server-github (stdio) - Connected [project]`. `note`, when given, is added in
  * parentheses after the status (`- Connected (no authentication needed) [user]`). The name and
- * target are escaped (see {@link formatServerTarget}).
+ * target are escaped, the target's arguments quoted where they need it and a URL's credentials and
+ * query values masked.
  */
 export function formatServerLine(server: LoadedServer, status: ServerListStatus, note?: string): string {
   const look = LOOK[status];

@@ -1,4 +1,5 @@
 import type { McpOAuthConfig } from '@toolhost/config';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
 import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
 import { assertMetadataIssuer, type ExpectedIssuerSource } from './issuer.js';
 import { OAuthError } from './oauth-error.js';
@@ -212,7 +213,8 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     if (typeof declared !== 'string' || !resourceMatchesServer(declared, serverUrl)) {
       throw new OAuthError({
         code: 'RESOURCE_MISMATCH',
-        message: `The protected resource metadata of MCP server '${serverName}' names resource ${JSON.stringify(declared)}, which does not match ${serverUrl}. The server may be misconfigured or malicious; nothing was opened or stored.`,
+        // The server's value escaped and cut; the configured URL masked (its query may hold a token).
+        message: `The protected resource metadata of MCP server '${serverName}' names resource ${escapeControlText(JSON.stringify(declared) ?? 'nothing', { maxLength: 300 })}, which does not match ${maskUrl(serverUrl)}. The server may be misconfigured or malicious; nothing was opened or stored.`,
         serverName,
         url: prm.url.href,
       });

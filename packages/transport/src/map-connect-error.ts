@@ -110,17 +110,15 @@ export function versionMismatchOf(error: unknown, pinned: string | undefined): V
  * SDK adds).
  */
 function redactSecrets(message: string, error: unknown): string {
+  let text = message.replace(/"[\s\S]*" is an invalid header value/g, 'a value (not shown, it may be a secret) is an invalid header value');
   const nodeCode = (error as { code?: unknown } | null)?.code;
-  return message
-    .replace(/"[\s\S]*" is an invalid header value/g, 'a value (not shown, it may be a secret) is an invalid header value')
-    .replace(
-      typeof nodeCode === 'string' && nodeCode.startsWith('ERR_INVALID_ARG') ? /\. Received [\s\S]*$/ : /(?!)/,
-      ' (the value is not shown, it may be a secret).',
-    )
-    .replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (text) => {
-      const url = URL.canParse(text) ? new URL(text) : undefined;
-      return url && (url.username || url.password || url.search || url.hash) ? maskUrl(text) : text;
-    });
+  if (typeof nodeCode === 'string' && nodeCode.startsWith('ERR_INVALID_ARG')) {
+    text = text.replace(/\. Received [\s\S]*$/, ' (the value is not shown, it may be a secret).');
+  }
+  return text.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (found) => {
+    const url = URL.canParse(found) ? new URL(found) : undefined;
+    return url && (url.username || url.password || url.search || url.hash) ? maskUrl(found) : found;
+  });
 }
 
 /** Turns whatever `Client.connect` threw into a {@link TransportError} naming the server. */
