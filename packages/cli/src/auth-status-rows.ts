@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import type { LoadedServer, LoadedSettings } from '@toolhost/config';
 import { getAuthStatus, type AuthStatus, type TokenStore } from '@toolhost/oauth';
 import {
@@ -61,11 +62,12 @@ export function formatAuthRow(row: AuthStatusRow, authCommand = 'toolhost mcp au
   if (row.status === 'disconnected' && row.needsAuthentication) {
     return [
       formatServerLine(server, 'disconnected', `needs authentication, ${token}`),
-      `    Run "${authCommand} ${server.name}" to authenticate.`,
+      `    Run "${authCommand} ${escapeControlText(server.name)}" to authenticate.`,
     ];
   }
   const line = formatServerLine(server, row.status, token);
   if (row.status === 'disconnected' && row.reason) return [line, `    Reason: ${shortenReason(row.reason)}`];
-  if (row.status === 'enabled' && row.token === 'expired') return [line, `    Run "${authCommand} ${server.name}" to authenticate again.`];
+  if (row.status === 'enabled' && row.token === 'expired')
+    return [line, `    Run "${authCommand} ${escapeControlText(server.name)}" to authenticate again.`];
   return [line];
 }

@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import type { McpServerConfig, McpTransportType } from '@toolhost/config';
 import { CliError } from './cli-error.js';
 
@@ -62,21 +63,39 @@ export function buildServerEntry(input: AddCommandInput): McpServerConfig {
   return entry;
 }
 
-/** `KEY=value` → `[KEY, value]`; the value keeps any further `=` (`K=a=b` → `a=b`). */
+/**
+ * `KEY=value` → `[KEY, value]`; the value keeps any further `=` (`K=a=b` → `a=b`). A malformed
+ * one is refused without echoing it: it may hold a secret (`-e "TOKEN sk-..."`, a missing `=`).
+ */
 export function parseEnvAssignment(text: string): [string, string] {
   const index = text.indexOf('=');
   const key = index < 0 ? '' : text.slice(0, index).trim();
-  if (key === '' || /\s/.test(key)) throw new CliError({ code: 'USAGE', message: `--env "${text}" must look like KEY=value.` });
+  if (key === '' || /\s/.test(key)) {
+    const why = index < 0 ? 'one has no "="' : key === '' ? 'one has no name before "="' : 'the name of one has a space';
+    throw new CliError({ code: 'USAGE', message: `--env must look like KEY=value, but ${why} (its value is not shown here).` });
+  }
   return [key, text.slice(index + 1)];
 }
 
-/** `Name: value` → `[Name, value]`, split at the first colon and trimmed. */
+/**
+ * `Name: value` → `[Name, value]`, split at the first colon and trimmed. A malformed one is
+ * refused without echoing it: it may hold a secret (`-H "Authorization Bearer sk-..."`).
+ */
 export function parseHeader(text: string): [string, string] {
   const index = text.indexOf(':');
   const name = index < 0 ? '' : text.slice(0, index).trim();
   const value = index < 0 ? '' : text.slice(index + 1).trim();
-  if (name === '' || value === '' || /\s/.test(name))
-    throw new CliError({ code: 'USAGE', message: `--header "${text}" must look like "Name: value".` });
+  if (name === '' || value === '' || /\s/.test(name)) {
+    const why =
+      index < 0
+        ? 'one has no ":"'
+        : name === ''
+          ? 'one has no name before ":"'
+          : value === ''
+            ? `"${escapeControlText(name, { maxLength: 100 })}" has no value`
+            : 'the name of one has a space';
+    throw new CliError({ code: 'USAGE', message: `--header must look like "Name: value", but ${why} (its value is not shown here).` });
+  }
   return [name, value];
 }
 

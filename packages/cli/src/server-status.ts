@@ -1,4 +1,4 @@
-import { escapeControlText } from '@toolhost/contract';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
 import type { LoadedServer, LoadedSettings } from '@toolhost/config';
 
 /** The state found by a live connection check. */
@@ -114,13 +114,26 @@ export function formatServerRow(row: ServerStatusRow): string[] {
 }
 
 /**
+ * What a server runs or reaches, fit for a terminal: the command line (a word with spaces or
+ * special characters single-quoted, so `["a b"]` and `["a", "b"]` differ) or the URL with its
+ * user name, password and query values masked; escaped either way (a settings file may hold
+ * anything).
+ */
+export function formatServerTarget(server: LoadedServer): string {
+  const { transport } = server;
+  return escapeControlText(transport.transport === 'stdio' ? transport.target : maskUrl(transport.target));
+}
+
+/**
  * One line of `mcp list`, in the seeds' format followed by the scope:
  * `✓ github: npx -y server-github (stdio) - Connected [project]`. `note`, when given, is added in
- * parentheses after the status (`- Connected (no authentication needed) [user]`).
+ * parentheses after the status (`- Connected (no authentication needed) [user]`). The name and
+ * target are escaped, the target's arguments quoted where they need it and a URL's credentials and
+ * query values masked.
  */
 export function formatServerLine(server: LoadedServer, status: ServerListStatus, note?: string): string {
   const look = LOOK[status];
-  const detail = status === 'blocked' && server.blockReason !== undefined ? ` (${blockDetail(server.blockReason)})` : '';
-  const extra = note ? ` (${note})` : '';
-  return `${look.icon} ${server.name}: ${server.transport.target} (${server.transport.transport}) - ${look.label}${detail}${extra} [${server.scope}]`;
+  const detail = status === 'blocked' && server.blockReason !== undefined ? ` (${escapeControlText(blockDetail(server.blockReason))})` : '';
+  const extra = note ? ` (${escapeControlText(note)})` : '';
+  return `${look.icon} ${escapeControlText(server.name)}: ${formatServerTarget(server)} (${server.transport.transport}) - ${look.label}${detail}${extra} [${server.scope}]`;
 }

@@ -23,6 +23,11 @@ export type { ParseSettingsTextOptions, ParsedSettingsFile, ParsedServerEntry } 
 export { createServerAccessPolicy, normalizeServerName } from './server-access-policy.js';
 export type { ServerAccessPolicy, ServerAccessPolicyOptions, ServerBlockReason } from './server-access-policy.js';
 export { getServerTransport } from './get-server-transport.js';
+export { formatCommandLine } from './format-command-line.js';
+export { describeLookAlikeHost } from './describe-look-alike-host.js';
+export { describeInvalidHeader } from './describe-invalid-header.js';
+export { describeInvalidClientMetadataUrl } from './describe-invalid-client-metadata-url.js';
+export type { DescribeLookAlikeHostOptions } from './describe-look-alike-host.js';
 export type { ServerTransportInfo } from './get-server-transport.js';
 export {
   APP_DIR_ENV_VAR,

@@ -1,5 +1,8 @@
 import { isAbsolute } from 'node:path';
+import { escapeControlText } from '@toolhost/contract';
 import { z } from 'zod';
+import { describeInvalidClientMetadataUrl } from './describe-invalid-client-metadata-url.js';
+import { describeInvalidHeader } from './describe-invalid-header.js';
 
 /** Transport names accepted in a server entry's `type` field. */
 export const TRANSPORT_TYPES = ['stdio', 'sse', 'http'] as const;
@@ -26,6 +29,54 @@ export const JWT_SIGNING_ALGORITHMS = ['ES256', 'ES384', 'ES512', 'RS256', 'RS38
 export const DEFAULT_MCP_TIMEOUT_MS = 600_000;
 
 const stringRecord = z.record(z.string(), z.string());
+
+/** A NUL character, which no process argument, environment variable or path can hold. */
+const NUL = '\u0000';
+
+/**
+ * `headers`: each one must be sendable (see `describeInvalidHeader`). The issue names the header,
+ * never its value (a credential); `fetch` would have refused it later quoting the whole value.
+ */
+const headersRecord = stringRecord.superRefine((headers, ctx) => {
+  for (const [name, value] of Object.entries(headers)) {
+    const problem = describeInvalidHeader(name, value);
+    if (problem)
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `the header "${escapeControlText(name, { maxLength: 100 })}" cannot be sent: ${problem} (the value is not shown, it may be a secret)`,
+      });
+  }
+});
+
+/** `env`: names and values without NUL, which a process environment cannot hold (the value is never quoted). */
+const environmentRecord = stringRecord.superRefine((env, ctx) => {
+  for (const [name, value] of Object.entries(env)) {
+    if (name.includes(NUL) || value.includes(NUL))
+      ctx.addIssue({
+        code: 'custom',
+        path: [name],
+        message: `the environment variable "${escapeControlText(name, { maxLength: 100 })}" has a NUL character in its ${name.includes(NUL) ? 'name' : 'value'}, which a process environment cannot hold (the value is not shown, it may be a secret)`,
+      });
+  }
+});
+
+/** `args`: without NUL, which a process argument cannot hold (an argument may be a token: never quoted). */
+const argumentList = z.array(z.string()).superRefine((args, ctx) => {
+  args.forEach((arg, index) => {
+    if (arg.includes(NUL))
+      ctx.addIssue({ code: 'custom', path: [index], message: 'this argument has a NUL character, which a process argument cannot hold' });
+  });
+});
+
+/**
+ * `url` and `httpUrl`: a URL with a user name or password (`https://user:secret@host/`) is refused,
+ * since `fetch` will not send one; the message does not quote it.
+ */
+const serverUrl = z.string().refine((value) => !/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(value.trim()), {
+  message:
+    'the URL has a user name or password in it ("user:password@"), which HTTP clients do not send; remove it and put the credentials in "headers" (for example "Authorization")',
+});
 
 /** The fields of the `oauth` block (see {@link McpOAuthConfigSchema}). */
 const OAuthConfigFields = z.looseObject({
@@ -104,9 +155,13 @@ const OAuthConfigFields = z.looseObject({
   /** URL of this client's Client ID Metadata Document (https, with a path), used when the authorization server supports it. */
   clientMetadataUrl: z
     .string()
-    .refine(isClientMetadataDocumentUrl, {
-      message:
-        'oauth.clientMetadataUrl must be an https URL with a path and no fragment (where this client\'s Client ID Metadata Document is served), e.g. "https://example.com/oauth/client.json"',
+    .superRefine((value, ctx) => {
+      const problem = describeInvalidClientMetadataUrl(value);
+      if (problem)
+        ctx.addIssue({
+          code: 'custom',
+          message: `oauth.clientMetadataUrl must be an https URL with a path, without "." or ".." segments, a fragment, or a user name or password (where this client's Client ID Metadata Document is served), e.g. "https://example.com/oauth/client.json", but ${problem}`,
+        });
     })
     .optional(),
   /** The enterprise identity provider of `grantType: 'enterprise_managed'`. */
@@ -153,19 +208,22 @@ export type McpProtocolVersion = (typeof MCP_PROTOCOL_VERSIONS)[number];
  */
 export const McpServerConfigSchema = z.looseObject({
   /** Executable that starts a stdio server. */
-  command: z.string().optional(),
+  command: z
+    .string()
+    .refine((value) => !value.includes(NUL), { message: 'the command has a NUL character, which a process name cannot hold' })
+    .optional(),
   /** Arguments passed to `command`. */
-  args: z.array(z.string()).optional(),
+  args: argumentList.optional(),
   /** Environment variables for the stdio child, expanded and passed as given. */
-  env: stringRecord.optional(),
+  env: environmentRecord.optional(),
   /** Working directory of the stdio child. */
   cwd: z.string().optional(),
   /** URL of a remote server; the transport comes from `type`, or is detected. */
-  url: z.string().optional(),
+  url: serverUrl.optional(),
   /** URL of a Streamable HTTP server (takes priority over `url`). */
-  httpUrl: z.string().optional(),
-  /** Extra HTTP headers sent with every request to a remote server. */
-  headers: stringRecord.optional(),
+  httpUrl: serverUrl.optional(),
+  /** Extra HTTP headers sent with every request to a remote server (valid HTTP names and values). */
+  headers: headersRecord.optional(),
   /** Transport for `url`: `sse` or `http`; `stdio` is accepted for `command` entries. */
   type: z.enum(TRANSPORT_TYPES).optional(),
   /** Request timeout in milliseconds. @default 600000 */
@@ -203,16 +261,6 @@ export type McpOAuthConfig = z.infer<typeof McpOAuthConfigSchema>;
 export type McpTransportType = (typeof TRANSPORT_TYPES)[number];
 /** A value of `authProviderType`. */
 export type AuthProviderType = (typeof AUTH_PROVIDER_TYPES)[number];
-
-/** A Client ID Metadata Document URL as OAuth requires it: https, with a path, no fragment. */
-function isClientMetadataDocumentUrl(value: string): boolean {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.pathname !== '/' && url.hash === '';
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Checks the workload identity fields: `grantType: 'jwt_bearer'` needs exactly one of

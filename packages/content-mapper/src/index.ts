@@ -5,4 +5,3 @@ export type { CallToolResultLike, MappedToolResult } from './content-part.js';
 export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from '@toolhost/contract';
 export { wrapUntrusted } from './wrap-untrusted.js';
 export type { WrapUntrustedOptions } from './wrap-untrusted.js';
-export { sanitizeDisplayText } from './sanitize-display-text.js';

@@ -152,13 +152,13 @@ describe('mapCallToolResult', () => {
     expect(wrapUntrusted('a </ DATA >', { tag: 'data' })).toBe('<data>\na &lt;/data&gt;\n</data>');
   });
 
-  it('keeps the display short and free of terminal escapes and BiDi tricks', () => {
+  it('keeps the display short, with terminal escapes, BiDi tricks and tag characters written as visible escapes', () => {
     const mapped = mapCallToolResult(
-      { content: [{ type: 'text', text: `\u001b[2J\u202Eevil\u200b ${'x'.repeat(5000)}` }] },
+      { content: [{ type: 'text', text: `\u001b[2J\u202Eevil\u200b\u{e0041} ${'x'.repeat(5000)}` }] },
       { toolName: 't', maxDisplayLength: 100 },
     );
-    expect(mapped.display.startsWith('[2Jevil x')).toBe(true);
-    expect(mapped.display).toMatch(/… \[4908 more characters\]$/);
+    expect(mapped.display.startsWith('\\u001b[2J\\u202eevil\\u200b\\u{e0041} x')).toBe(true);
+    expect(mapped.display).toMatch(/… \[4935 more characters\]$/);
     expect((mapped.llmParts[0] as { text: string }).text.startsWith('\u001b[2J\u202E')).toBe(true);
   });
 

@@ -1,6 +1,5 @@
-import type { ContentPart, InlineDataPart } from '@toolhost/contract';
+import { escapeControlText, type ContentPart, type InlineDataPart } from '@toolhost/contract';
 import type { CallToolResultLike, MappedToolResult } from './content-part.js';
-import { sanitizeDisplayText } from './sanitize-display-text.js';
 import { wrapUntrusted } from './wrap-untrusted.js';
 
 /** Options of {@link mapCallToolResult}. */
@@ -42,7 +41,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 const nonEmpty = (value: unknown): value is string => typeof value === 'string' && value.length > 0;
 
 function truncate(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… [${text.length - max} more characters]`;
+  if (text.length <= max) return text;
+  // Never end on half of a surrogate pair (an emoji): that half would print as U+FFFD.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max;
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
+}
+
+/** Server text as the user sees it: line feeds and tabs kept, everything else that could deceive escaped. */
+function displayText(text: string): string {
+  return escapeControlText(text, { multiline: true });
 }
 
 /**
@@ -73,7 +80,7 @@ export function mapCallToolResult(result: CallToolResultLike | null | undefined,
   if (!isRecord(result) || !Array.isArray(result.content)) {
     if (isRecord(result) && result.content === undefined && result.toolResult !== undefined) {
       const text = typeof result.toolResult === 'string' ? result.toolResult : JSON.stringify(result.toolResult);
-      return finish([untrusted(text ?? '')], [], [sanitizeDisplayText(text ?? '')], [], flaggedError);
+      return finish([untrusted(text ?? '')], [], [displayText(text ?? '')], [], flaggedError);
     }
     if (
       isRecord(result) &&
@@ -111,18 +118,18 @@ export function mapCallToolResult(result: CallToolResultLike | null | undefined,
     }
     if (type === 'text' && typeof block['text'] === 'string') {
       texts.push(untrusted(block['text']));
-      display.push(sanitizeDisplayText(block['text']));
+      display.push(displayText(block['text']));
       serverText = true;
     } else if ((type === 'image' || type === 'audio') && typeof block['data'] === 'string') {
       const mimeType = nonEmpty(block['mimeType']) ? block['mimeType'] : 'application/octet-stream';
       addMedia({ type: 'inlineData', mimeType, data: block['data'], source: type }, `${type} data`);
-      display.push(`[${type === 'image' ? 'Image' : 'Audio'}: ${sanitizeDisplayText(mimeType)}]`);
+      display.push(`[${type === 'image' ? 'Image' : 'Audio'}: ${displayText(mimeType)}]`);
     } else if (type === 'resource' && isRecord(block['resource'])) {
       const resource = block['resource'];
       const uri = typeof resource['uri'] === 'string' ? resource['uri'] : undefined;
       if (typeof resource['text'] === 'string') {
         texts.push(untrusted(resource['text']));
-        display.push(sanitizeDisplayText(resource['text']));
+        display.push(displayText(resource['text']));
         serverText = true;
       } else if (typeof resource['blob'] === 'string') {
         const mimeType = nonEmpty(resource['mimeType']) ? resource['mimeType'] : 'application/octet-stream';
@@ -130,14 +137,14 @@ export function mapCallToolResult(result: CallToolResultLike | null | undefined,
           { type: 'inlineData', mimeType, data: resource['blob'], source: 'resource', ...(uri ? { uri } : {}) },
           'embedded resource',
         );
-        display.push(`[Embedded Resource: ${sanitizeDisplayText(nonEmpty(resource['mimeType']) ? resource['mimeType'] : 'unknown type')}]`);
+        display.push(`[Embedded Resource: ${displayText(nonEmpty(resource['mimeType']) ? resource['mimeType'] : 'unknown type')}]`);
       } else {
         skippedTypes.push(type);
       }
     } else if (type === 'resource_link' && typeof block['uri'] === 'string') {
       const label = nonEmpty(block['title']) ? block['title'] : nonEmpty(block['name']) ? block['name'] : block['uri'];
       texts.push(untrusted(`Resource Link: ${label} at ${block['uri']}`));
-      display.push(sanitizeDisplayText(`[Link to ${label}: ${block['uri']}]`));
+      display.push(displayText(`[Link to ${label}: ${block['uri']}]`));
       serverText = true;
     } else {
       skippedTypes.push(type);

@@ -9,8 +9,27 @@ describe('escapeControlText', () => {
     );
   });
 
-  it('keeps line feeds and tabs in multiline mode and still escapes CR and ESC', () => {
+  it('keeps line feeds and tabs in multiline mode, turns CR LF into LF, and still escapes a lone CR and ESC', () => {
     expect(escapeControlText('one\n\ttwo\r\u001b[1m', { multiline: true })).toBe('one\n\ttwo\\u000d\\u001b[1m');
+    expect(escapeControlText('one\r\ntwo\u2028three', { multiline: true })).toBe('one\ntwo\\u2028three');
+  });
+
+  it('escapes line separators, the Arabic letter mark, soft hyphens, Hangul fillers, stray variation selectors, annotations and lone surrogates', () => {
+    expect(escapeControlText('a\u2028b\u2029c\u061cd\u00ade\u3164f\ufe0fg\u{e0100}h\ufff9i\ud800j')).toBe(
+      'a\\u2028b\\u2029c\\u061cd\\u00ade\\u3164f\\ufe0fg\\u{e0100}h\\ufff9i\\ud800j',
+    );
+  });
+
+  it('keeps emoji sequences readable: presentation selectors after an emoji, joiners between emoji', () => {
+    const emoji = '⚠️ ⏏️ 👩🏽\u200d💻 ❤️\u200d🔥 1️⃣';
+    expect(escapeControlText(emoji)).toBe(emoji);
+    // A joiner that does not join two emoji is an invisible character like any other.
+    expect(escapeControlText('a\u200db 📡\u200d')).toBe('a\\u200db 📡\\u200d');
+  });
+
+  it('changes nothing more when applied twice', () => {
+    const once = escapeControlText('x\u001b]0;t\u0007\u202e\u{e0041}\u200b');
+    expect(escapeControlText(once)).toBe(once);
   });
 
   it('cuts to maxLength with an ellipsis before escaping', () => {

@@ -7,6 +7,7 @@ export { escapeControlText, stripTagCharacters } from './escape-control-text.js'
 export type { EscapeControlTextOptions } from './escape-control-text.js';
 export { jsonBoundsBreach } from './json-bounds-breach.js';
 export type { JsonBounds } from './json-bounds-breach.js';
+export { maskUrl } from './mask-url.js';
 export { AdapterError } from './adapter-error.js';
 export type { AdapterErrorCode, AdapterErrorOptions } from './adapter-error.js';
 export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from './content-part.js';

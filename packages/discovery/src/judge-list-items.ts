@@ -1,6 +1,6 @@
 import { specTypeSchemas } from '@modelcontextprotocol/client';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/client';
-import { jsonBoundsBreach } from '@toolhost/contract';
+import { escapeControlText, jsonBoundsBreach } from '@toolhost/contract';
 
 /** The paginated list methods whose items are judged one by one. */
 export type ListMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list';
@@ -92,12 +92,6 @@ export const DEFAULT_DEFINITION_LIMITS: DefinitionLimits = {
   maxLength: DEFAULT_MAX_DEFINITION_LENGTH,
 };
 
-/** Escape control and line-separator characters (server-supplied text goes into status lines). */
-export function escapeControls(text: string): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what is being escaped
-  return text.replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
 /** A short reason from Standard Schema issues (`inputSchema: expected object, received null`), never a raw dump. */
 export function describeIssues(issues: readonly StandardSchemaV1.Issue[]): string {
   const parts = issues.slice(0, 3).map((issue) => {
@@ -110,7 +104,7 @@ export function describeIssues(issues: readonly StandardSchemaV1.Issue[]): strin
     return path ? `${path}: ${message}` : message;
   });
   if (issues.length > 3) parts.push(`and ${issues.length - 3} more`);
-  const reason = escapeControls(parts.join('; '));
+  const reason = escapeControlText(parts.join('; '));
   return reason.length > MAX_REASON_LENGTH ? `${reason.slice(0, MAX_REASON_LENGTH)}…` : reason;
 }
 

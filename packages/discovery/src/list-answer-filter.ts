@@ -7,7 +7,6 @@ import {
 } from '@modelcontextprotocol/client';
 import {
   DEFAULT_DEFINITION_LIMITS,
-  escapeControls,
   isListMethod,
   isRecord,
   judgeItem,
@@ -16,6 +15,7 @@ import {
   type InvalidItem,
   type ListMethod,
 } from './judge-list-items.js';
+import { escapeControlText } from '@toolhost/contract';
 
 /**
  * The key, on a list result that went through {@link judgeListAnswers}, of the items it left out.
@@ -107,7 +107,7 @@ export function judgeListAnswers(transport: Transport, limits: DefinitionLimits 
       return result === message.result ? message : { ...message, result: result as typeof message.result };
     } catch (error) {
       // Nothing may throw out of a transport's message callback: the list request fails instead.
-      const reason = escapeControls(error instanceof Error ? error.message : String(error)).slice(0, 200);
+      const reason = escapeControlText(error instanceof Error ? error.message : String(error)).slice(0, 200);
       return {
         jsonrpc: '2.0',
         id: message.id,

@@ -1,10 +1,9 @@
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import { escapeControlText } from '@toolhost/contract';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
 import { McpServerStatus, type RegisteredTool, type ServerSnapshot } from '@toolhost/discovery';
 import type { HostWarning } from './host-events.js';
 import type { HostStatus, ServerStatusView } from './host-status.js';
 import { needsAuthentication } from './host-auth.js';
-import { maskUrl } from './mask-url.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import type { PromptCommand } from './slash-command.js';
 import type { SkillCommand } from './skills/skill-commands.js';

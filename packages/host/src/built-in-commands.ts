@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import { formatStatus } from './format-status.js';
 import { HostError } from './host-error.js';
 import type { SettingsReloadResult } from './host-server-set.js';
@@ -92,18 +93,21 @@ export interface BuiltInCommandContext {
   }) => Promise<{ readonly name: string; readonly status: string }>;
 }
 
+/** A server name, warning or argument in a command's text: control, BiDi, zero-width and tag characters escaped. */
+const safe = (text: string): string => escapeControlText(text);
+
 function usage(context: BuiltInCommandContext, text?: string): HostError {
   return new HostError({
     code: 'INVALID_SLASH_COMMAND',
     commandName: context.name,
     message:
       text ??
-      `Usage: /mcp [list|desc|schema] [server], /mcp auth [server], /mcp refresh [server] [--restart], /mcp reload, /mcp enable <server> [--session] or /mcp disable <server> [--session]; got "/mcp ${context.args}".`,
+      `Usage: /mcp [list|desc|schema] [server], /mcp auth [server], /mcp refresh [server] [--restart], /mcp reload, /mcp enable <server> [--session] or /mcp disable <server> [--session]; got "/mcp ${safe(context.args)}".`,
   });
 }
 
 function joinNames(names: readonly string[]): string {
-  return names.map((name) => `"${name}"`).join(', ');
+  return names.map((name) => `"${safe(name)}"`).join(', ');
 }
 
 /** One line saying what a reload changed. */
@@ -111,7 +115,7 @@ function describeReload(result: SettingsReloadResult): string {
   if (!result.applied) {
     return `The MCP settings were not reloaded; the servers keep running as configured before:\n${result.warnings
       .filter((warning) => warning.filePath !== undefined || warning.code === 'SETTINGS_LOAD_FAILED')
-      .map((warning) => `  - ${warning.message}`)
+      .map((warning) => `  - ${safe(warning.message)}`)
       .join('\n')}`;
   }
   const parts = [
@@ -136,7 +140,7 @@ async function runEnablement(context: BuiltInCommandContext, words: readonly str
   return {
     kind: 'text',
     commandName: context.name,
-    text: `MCP server '${server.name}' ${action}d${session ? ' for this session' : ''}. It is now ${server.status.toUpperCase()}.`,
+    text: `MCP server '${safe(server.name)}' ${action}d${session ? ' for this session' : ''}. It is now ${server.status.toUpperCase()}.`,
   };
 }
 
@@ -149,7 +153,7 @@ export async function runBuiltInCommand(context: BuiltInCommandContext): Promise
   const commandName = context.name;
   if (words[0] === 'enable' || words[0] === 'disable') return runEnablement(context, words);
   if (words[0] === 'reload') {
-    if (words.length > 1) throw usage(context, `Usage: /mcp reload (it takes no arguments); got "/mcp ${context.args}".`);
+    if (words.length > 1) throw usage(context, `Usage: /mcp reload (it takes no arguments); got "/mcp ${safe(context.args)}".`);
     const result = await context.reload();
     return { kind: 'text', commandName, text: `${describeReload(result)}\n\n${formatStatus(context.status(), VIEWS.list!)}` };
   }
@@ -158,11 +162,11 @@ export async function runBuiltInCommand(context: BuiltInCommandContext): Promise
     const restart = rest.includes('--restart');
     const names = rest.filter((word) => word !== '--restart');
     if (names.length > 1 || names[0]?.startsWith('--')) {
-      throw usage(context, `Usage: /mcp refresh [server] [--restart]; got "/mcp ${context.args}".`);
+      throw usage(context, `Usage: /mcp refresh [server] [--restart]; got "/mcp ${safe(context.args)}".`);
     }
     const serverName = names[0];
     const status = await context.refresh({ ...(serverName !== undefined ? { serverName } : {}), restart });
-    const what = serverName !== undefined ? `MCP server "${serverName}"` : 'the MCP servers';
+    const what = serverName !== undefined ? `MCP server "${safe(serverName)}"` : 'the MCP servers';
     return {
       kind: 'text',
       commandName,
@@ -175,7 +179,7 @@ export async function runBuiltInCommand(context: BuiltInCommandContext): Promise
     if (serverName === undefined) {
       const waiting = context.status().servers.filter((server) => server.needsAuthentication);
       const text = waiting.length
-        ? `MCP servers that need authentication:\n${waiting.map((server) => `  - ${server.name}: run /mcp auth ${server.name}`).join('\n')}`
+        ? `MCP servers that need authentication:\n${waiting.map((server) => `  - ${safe(server.name)}: run /mcp auth ${safe(server.name)}`).join('\n')}`
         : 'No MCP server needs authentication.';
       return { kind: 'text', commandName, text };
     }
@@ -184,7 +188,7 @@ export async function runBuiltInCommand(context: BuiltInCommandContext): Promise
     return {
       kind: 'text',
       commandName,
-      text: `Signed in to MCP server "${serverName}"; it is now ${(server?.status ?? 'unknown').toUpperCase()}.`,
+      text: `Signed in to MCP server "${safe(serverName)}"; it is now ${(server?.status ?? 'unknown').toUpperCase()}.`,
     };
   }
   let view = VIEWS.list!;

@@ -18,9 +18,18 @@ function indent(text: string, prefix: string): string {
     .join('\n');
 }
 
-/** Server- or settings-supplied text on one line, control, BiDi and zero-width characters escaped. */
+/** Server- or settings-supplied text on one line, control, BiDi, zero-width and tag characters escaped. */
 function safe(text: string): string {
   return escapeControlText(text);
+}
+
+/**
+ * A tool's input schema as indented JSON. `JSON.stringify` escapes C0 controls inside strings but
+ * not DEL, C1, BiDi, zero-width or tag characters: those are escaped here; the line breaks of the
+ * indentation are kept.
+ */
+function schemaText(schema: unknown): string {
+  return escapeControlText(JSON.stringify(schema, null, 2) ?? 'undefined', { multiline: true });
 }
 
 function formatServer(server: ServerStatusView, options: FormatStatusOptions): string[] {
@@ -32,20 +41,20 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
   if (server.cwd !== undefined) lines.push(`  Working Directory: ${safe(server.cwd)}`);
   if (server.timeoutConfigured) lines.push(`  Timeout: ${server.timeoutMs}ms`);
   if (server.trust) lines.push('  Trusted: yes (tools run without confirmation)');
-  if (server.envNames.length > 0) lines.push(`  Environment: ${server.envNames.join(', ')} (values hidden)`);
-  if (server.headerNames.length > 0) lines.push(`  Headers: ${server.headerNames.join(', ')} (values hidden)`);
+  if (server.envNames.length > 0) lines.push(`  Environment: ${server.envNames.map(safe).join(', ')} (values hidden)`);
+  if (server.headerNames.length > 0) lines.push(`  Headers: ${server.headerNames.map(safe).join(', ')} (values hidden)`);
   if (server.tools.length > 0) {
     if (options.descriptions || options.schemas) {
       lines.push('  Tools:');
       for (const tool of server.tools) {
         lines.push(`    - ${safe(tool.name)}${options.descriptions && tool.description ? `: ${safe(tool.description)}` : ''}`);
-        if (options.schemas) lines.push(indent(JSON.stringify(tool.inputSchema, null, 2), '        '));
+        if (options.schemas) lines.push(indent(schemaText(tool.inputSchema), '        '));
       }
     } else {
       lines.push(`  Tools: ${server.tools.map((tool) => safe(tool.name)).join(', ')}`);
     }
   }
-  if (server.extensions.length > 0) lines.push(`  Extensions: ${server.extensions.join(', ')}`);
+  if (server.extensions.length > 0) lines.push(`  Extensions: ${server.extensions.map(safe).join(', ')}`);
   for (const tool of server.excludedTools)
     lines.push(`  ⚠ Tool ${safe(JSON.stringify(tool.serverToolName))} left out: ${safe(tool.reason)}`);
   if (server.prompts.length > 0) lines.push(`  Prompts: ${server.prompts.map((name) => `/${safe(name)}`).join(', ')}`);
@@ -53,7 +62,7 @@ function formatServer(server: ServerStatusView, options: FormatStatusOptions): s
   if (server.skillCount > 0) lines.push(`  Skills: ${server.skillCount} (${server.skills.map((name) => `/${safe(name)}`).join(', ')})`);
   for (const skill of server.excludedSkills)
     lines.push(
-      `  ⚠ ${skill.name !== undefined ? `Skill "${skill.name}"` : skill.uri !== undefined ? `Skill ${skill.uri}` : 'Skills'} left out: ${skill.reason}`,
+      `  ⚠ ${skill.name !== undefined ? `Skill "${safe(skill.name)}"` : skill.uri !== undefined ? `Skill ${safe(skill.uri)}` : 'Skills'} left out: ${safe(skill.reason)}`,
     );
   if (server.needsAuthentication) lines.push(`  Authentication: required — run /mcp auth ${safe(server.name)}`);
   if (server.lastError !== undefined) lines.push(`  Error: ${safe(server.lastError)}`);

@@ -6,6 +6,7 @@ import {
   StoredTokenOAuthProvider,
   type BearerChallenge,
   type FetchFunction,
+  type OAuthWarningListener,
   type OpenBrowser,
   type TokenStore,
 } from '@toolhost/oauth';
@@ -59,6 +60,8 @@ export function transportOptionsFor(options: {
     readonly openBrowser: OpenBrowser;
     /** Announces that URL before the browser opens. */
     readonly onAuthorizationUrl: (url: string) => void;
+    /** Reports a look-alike authorization host of such a sign-in (the host's `warning` event). */
+    readonly onWarning?: OAuthWarningListener;
     /** Cancels such a sign-in (the host closing). */
     readonly signal: AbortSignal;
   };
@@ -93,6 +96,8 @@ export interface SignInOptions {
   readonly tokenStore: TokenStore;
   /** Called with the authorization URL before the browser opens. */
   readonly onAuthorizationUrl: (url: string) => void;
+  /** Called with what the user should know about the sign-in (a look-alike authorization host), before the browser opens. */
+  readonly onWarning?: OAuthWarningListener;
   /** The host's browser opener. @default the safe default opener of `@toolhost/oauth` */
   readonly openBrowser?: OpenBrowser;
   /** Cancels the flow. */
@@ -123,6 +128,7 @@ export async function signIn(options: SignInOptions): Promise<void> {
   await authenticate(serverName, server.config, {
     tokenStore: options.tokenStore,
     onAuthorizationUrl: options.onAuthorizationUrl,
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
     ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.challenge ? { challenge: options.challenge } : {}),

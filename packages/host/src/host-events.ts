@@ -9,9 +9,14 @@ export type LogLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'crit
  * `host.servers.status().warnings` lists them; each also arrives as a `warning` event.
  */
 export interface HostWarning {
-  /** Stable code: a configuration error's code (`INVALID_TYPE`, ...), a warning's (`UNKNOWN_FIELD`, ...), `UNTRUSTED_PROJECT` or `CHANGED_SINCE_TRUSTED`. */
+  /**
+   * Stable code: a configuration error's code (`INVALID_TYPE`, ...), a warning's (`UNKNOWN_FIELD`,
+   * ...), `UNTRUSTED_PROJECT`, `CHANGED_SINCE_TRUSTED`, or, during a sign-in, `LOOK_ALIKE_HOST`
+   * (the authorization server or page is on a punycode or mixed-script host name; the message
+   * names the decoded host; emitted before the browser opens, not kept in the status).
+   */
   readonly code: string;
-  /** What happened and what the user can do. */
+  /** What happened and what the user can do; escaped (no control, BiDi, zero-width or tag characters), never holding a secret. */
   readonly message: string;
   /** The server it concerns, when one. */
   readonly serverName?: string;

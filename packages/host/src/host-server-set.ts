@@ -6,6 +6,7 @@ import {
   setServerEnabled,
   type McpServerConfig,
 } from '@toolhost/config';
+import { escapeControlText } from '@toolhost/contract';
 import type { ServerSetChange } from '@toolhost/discovery';
 import type { HostCore } from './host-core.js';
 import { HostError, type HostErrorCode } from './host-error.js';
@@ -111,7 +112,7 @@ export class HostServerSet {
     return list;
   }
 
-  /** The host's warnings for the current state. */
+  /** The host's warnings for the current state, their messages escaped (`escapeControlText`). */
   warnings(): HostWarning[] {
     const kept = new Set(this.#kept.map((server) => server.name));
     const base = buildHostWarnings({
@@ -134,7 +135,8 @@ export class HostServerSet {
         ...(server.filePath !== undefined ? { filePath: server.filePath } : {}),
         message: `MCP server "${server.name}"${server.filePath !== undefined ? ` in ${server.filePath}` : ''} is not used: a server of that name was added at runtime (host.servers.add). Remove one of them, or rename it.`,
       }));
-    return [...base, ...shadowed, ...this.#skipped];
+    // Messages quote what settings files say (server names, fields, paths): escaped once, here.
+    return [...base, ...shadowed, ...this.#skipped].map((warning) => ({ ...warning, message: escapeControlText(warning.message) }));
   }
 
   /** Validate an entry like a settings file does and add it as a runtime server. */

@@ -3,13 +3,20 @@ import {
   openBrowserSafely,
   type BearerChallenge,
   type FetchFunction,
+  type OAuthWarning,
   type StoredTokenOAuthProvider,
   type TokenStore,
 } from '@toolhost/oauth';
 import { signIn, transportOptionsFor } from './host-auth.js';
+import type { HostWarning } from './host-events.js';
 import type { ResolvedServer } from './resolve-servers.js';
 import { insufficientScopeChallenge, runWithStepUp } from './step-up.js';
 import type { UiHooks } from '@toolhost/contract';
+
+/** A warning of a sign-in, as the host's `warning` event carries it. */
+function toHostWarning(warning: OAuthWarning): HostWarning {
+  return { code: warning.code, message: warning.message, serverName: warning.serverName };
+}
 
 /** Options of {@link HostSignIn}. */
 export interface HostSignInOptions {
@@ -21,6 +28,8 @@ export interface HostSignInOptions {
   readonly ui: UiHooks;
   /** Reports an authorization URL before the browser opens (the host's `auth-url` event). */
   readonly onAuthorizationUrl: (event: { readonly serverName: string; readonly url: string }) => void;
+  /** Reports what the user should know about a sign-in, such as a look-alike authorization host (the host's `warning` event). */
+  readonly onWarning: (warning: HostWarning) => void;
   /**
    * The command named in "sign in" hints, without the server name: `toolhost mcp auth`, or
    * `toolhost --app-dir <appDir> mcp auth` when the tokens are in another folder.
@@ -62,6 +71,7 @@ export class HostSignIn {
         ? {
             openBrowser: ui.openBrowser ? async (url: string) => ui.openBrowser?.(url) : openBrowserSafely,
             onAuthorizationUrl: (url: string) => this.#options.onAuthorizationUrl({ serverName, url }),
+            onWarning: (warning: OAuthWarning) => this.#options.onWarning(toHostWarning(warning)),
             signal: this.#closing.signal,
           }
         : undefined;
@@ -92,6 +102,7 @@ export class HostSignIn {
       servers: this.#options.servers(),
       tokenStore: this.#options.tokenStore,
       onAuthorizationUrl: (url) => this.#options.onAuthorizationUrl({ serverName, url }),
+      onWarning: (warning) => this.#options.onWarning(toHostWarning(warning)),
       ...(ui.openBrowser ? { openBrowser: (url: string) => ui.openBrowser?.(url) } : {}),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.challenge ? { challenge: options.challenge } : {}),

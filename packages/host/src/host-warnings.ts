@@ -1,4 +1,5 @@
 import type { ConfigError, ConfigWarning } from '@toolhost/config';
+import { escapeControlText } from '@toolhost/contract';
 import type { HostWarning } from './host-events.js';
 import type { ResolvedServer } from './resolve-servers.js';
 
@@ -7,7 +8,8 @@ import type { ResolvedServer } from './resolve-servers.js';
  * not be used, each warning, and one warning per untrusted project folder whose servers are
  * blocked, naming the command that trusts it (so a host with project servers only never comes up
  * empty without saying why), and one per project server blocked because its entry changed since
- * the folder was trusted (`CHANGED_SINCE_TRUSTED`, with what changed).
+ * the folder was trusted (`CHANGED_SINCE_TRUSTED`, with what changed). Messages quote what a
+ * settings file says (server names, fields, paths), so they are escaped (`escapeControlText`).
  */
 export function buildHostWarnings(input: {
   readonly servers: readonly ResolvedServer[];
@@ -38,7 +40,7 @@ export function buildHostWarnings(input: {
   }
   for (const error of input.errors) result.push(fromConfig(error.code, error.message, error.serverName, error.filePath));
   for (const warning of input.warnings) result.push(fromConfig(warning.code, warning.message, warning.serverName, warning.filePath));
-  return result;
+  return result.map((warning) => ({ ...warning, message: escapeControlText(warning.message) }));
 }
 
 function fromConfig(code: string, message: string, serverName: string | undefined, filePath: string | undefined): HostWarning {

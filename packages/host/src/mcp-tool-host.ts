@@ -172,6 +172,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       authCommand: formatToolhostCommand('mcp auth', options.settings ? undefined : options.appDir),
       ui,
       onAuthorizationUrl: (event) => events.emit('sign-in-start', event),
+      onWarning: (warning) => events.emit('warning', warning),
       fetch: options.fetch,
       env: options.env,
     });
@@ -521,7 +522,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
           if (this.#core.closed) return;
           this.#core.events.emit('warning', {
             code: 'SETTINGS_LOAD_FAILED',
-            message: `Reloading the MCP settings after a change failed: ${error instanceof Error ? error.message : String(error)}`,
+            message: `Reloading the MCP settings after a change failed: ${escapeControlText(error instanceof Error ? error.message : String(error))}`,
           });
         });
       },

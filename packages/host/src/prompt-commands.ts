@@ -1,4 +1,5 @@
 import type { Client, GetPromptResult } from '@modelcontextprotocol/client';
+import { escapeControlText } from '@toolhost/contract';
 import type { RegisteredPrompt } from '@toolhost/discovery';
 import { HostError } from './host-error.js';
 import { parsePromptArguments } from './parse-prompt-arguments.js';
@@ -115,7 +116,7 @@ export async function requestPrompt(options: PromptRequestOptions): Promise<GetP
       code: 'SERVER_NOT_CONNECTED',
       serverName: command.serverName,
       commandName: command.name,
-      message: `MCP server "${command.serverName}" is not connected, so /${command.name} cannot run. Check the server with /mcp.`,
+      message: `MCP server "${escapeControlText(command.serverName)}" is not connected, so /${command.name} cannot run. Check the server with /mcp.`,
     });
   }
   try {
@@ -128,7 +129,8 @@ export async function requestPrompt(options: PromptRequestOptions): Promise<GetP
       code: 'REQUEST_FAILED',
       serverName: command.serverName,
       commandName: command.name,
-      message: `Error invoking prompt "${command.promptName}" of MCP server "${command.serverName}": ${error instanceof Error ? error.message : String(error)}`,
+      // The prompt name and the error come from the server: escaped, cut.
+      message: `Error invoking prompt "${escapeControlText(command.promptName, { maxLength: 200 })}" of MCP server "${escapeControlText(command.serverName)}": ${escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 1000 })}`,
       cause: error,
     });
   }
@@ -151,7 +153,7 @@ export async function fetchPrompt(options: PromptRequestOptions): Promise<Extrac
       serverName: command.serverName,
       commandName: command.name,
       missingArguments: missing,
-      message: `Missing required argument(s) for /${command.name}: ${missing.map((name) => `--${name}`).join(', ')}. Example: /${command.name} ${missing.map((name) => `--${name}="..."`).join(' ')}`,
+      message: `Missing required argument(s) for /${command.name}: ${missing.map((name) => `--${escapeControlText(name, { maxLength: 200 })}`).join(', ')}. Example: /${command.name} ${missing.map((name) => `--${escapeControlText(name, { maxLength: 200 })}="..."`).join(' ')}`,
     });
   }
   const result = await requestPrompt({ command, values, client, signal: options.signal });
@@ -161,7 +163,7 @@ export async function fetchPrompt(options: PromptRequestOptions): Promise<Extrac
       code: 'INVALID_RESPONSE',
       serverName: command.serverName,
       commandName: command.name,
-      message: `MCP server "${command.serverName}" returned no text for prompt "${command.promptName}"; nothing can be sent to the model.`,
+      message: `MCP server "${escapeControlText(command.serverName)}" returned no text for prompt "${escapeControlText(command.promptName, { maxLength: 200 })}"; nothing can be sent to the model.`,
     });
   }
   return {

@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import { HostError } from './host-error.js';
 import type { LoadedSkill } from './skills/host-skills.js';
 import type { SkillCommand } from './skills/skill-commands.js';
@@ -140,17 +141,21 @@ export function promptToSlashCommand(prompt: PromptCommand): SlashCommand {
   };
 }
 
-/** The `--help` text of a prompt command: each `--argument` with its description and whether it is required. */
+/**
+ * The `--help` text of a prompt command: each `--argument` with its description and whether it is
+ * required. What the server wrote (names, descriptions) is escaped; descriptions keep their lines.
+ */
 export function formatPromptHelp(prompt: PromptCommand): string {
-  const lines = [`/${prompt.name} (MCP prompt '${prompt.promptName}' from server '${prompt.serverName}')`];
-  if (prompt.description) lines.push(prompt.description);
+  const safe = (text: string): string => escapeControlText(text);
+  const lines = [`/${prompt.name} (MCP prompt '${safe(prompt.promptName)}' from server '${safe(prompt.serverName)}')`];
+  if (prompt.description) lines.push(escapeControlText(prompt.description, { multiline: true }));
   if (prompt.arguments.length === 0) {
     lines.push('This prompt takes no arguments.');
   } else {
     lines.push('Arguments:');
     for (const argument of prompt.arguments) {
-      const description = argument.description ? ` ${argument.description}` : '';
-      lines.push(`  --${argument.name}="..."${description} (required: ${argument.required === true ? 'yes' : 'no'})`);
+      const description = argument.description ? ` ${safe(argument.description)}` : '';
+      lines.push(`  --${safe(argument.name)}="..."${description} (required: ${argument.required === true ? 'yes' : 'no'})`);
     }
   }
   return lines.join('\n');

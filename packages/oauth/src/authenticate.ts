@@ -1,4 +1,4 @@
-import type { McpServerConfig } from '@toolhost/config';
+import { describeInvalidClientMetadataUrl, type McpServerConfig } from '@toolhost/config';
 import { assertPkceSupport, buildAuthorizationUrl } from './build-authorization-url.js';
 import { loadClientAssertionKey } from './client-assertion.js';
 import { DEFAULT_REDIRECT_URI, startCallbackServer } from './callback-server.js';
@@ -7,6 +7,7 @@ import { createDpopSession, generateDpopKey, planDpop } from './dpop.js';
 import { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
+import type { OAuthWarningListener } from './oauth-warning.js';
 import { assertBrowserSafeUrl, openBrowserSafely, type OpenBrowser } from './open-browser.js';
 import { createPkceParameters } from './pkce.js';
 import { probeChallenge } from './probe-challenge.js';
@@ -24,13 +25,22 @@ export interface AuthenticateOptions {
   openBrowser?: OpenBrowser;
   /** Called with the authorization URL before the browser opens, so the host can show it. */
   onAuthorizationUrl?: (url: string) => void;
+  /**
+   * Called with what the user should know but does not stop the sign-in: the authorization
+   * server, or the authorization page the browser is sent to, is on a host name that may imitate
+   * another site (`LOOK_ALIKE_HOST`: punycode, or letters of several scripts in one label; the
+   * warning names the decoded host). Reported before the browser opens. @default ignored
+   */
+  onWarning?: OAuthWarningListener;
   /** Where the token is stored. @default a new InMemoryTokenStore */
   tokenStore?: TokenStore;
   /** The challenge of the 401/403 that made authentication necessary; probed from the server when absent. */
   challenge?: BearerChallenge;
   /**
-   * Client ID Metadata Document URL of this host (https, with a path), used when the server
-   * supports it. @default the entry's `oauth.clientMetadataUrl`
+   * Client ID Metadata Document URL of this host (https, with a path, without `.`/`..` segments,
+   * a fragment or credentials), used when the server supports it. An invalid one (here or in the
+   * entry) fails the sign-in with `INVALID_CONFIG` naming it, before anything is fetched.
+   * @default the entry's `oauth.clientMetadataUrl`
    */
   clientMetadataUrl?: string;
   /**
@@ -84,6 +94,23 @@ export function serverUrlOf(serverName: string, config: McpServerConfig): string
 }
 
 /**
+ * Refuses a Client ID Metadata Document URL that could not be used (`INVALID_CONFIG`), instead of
+ * falling back to dynamic registration without a word. The URL is not quoted: it may hold a password.
+ */
+function assertClientMetadataUrl(serverName: string, url: string | undefined, fromOption: boolean): void {
+  const problem = url === undefined ? undefined : describeInvalidClientMetadataUrl(url);
+  if (problem === undefined) return;
+  const field = fromOption
+    ? `The clientMetadataUrl option of the sign-in to MCP server '${serverName}'`
+    : `oauth.clientMetadataUrl of MCP server '${serverName}'`;
+  throw new OAuthError({
+    code: 'INVALID_CONFIG',
+    message: `${field} is not a Client ID Metadata Document URL: ${problem}. It must be an https URL with a path, without "." or ".." segments, a fragment, or a user name or password (e.g. "https://example.com/oauth/client.json"); fix it, or remove it to use dynamic client registration.`,
+    serverName,
+  });
+}
+
+/**
  * Runs the OAuth flow for one server entry, which the user must have asked for
  * (`toolhost mcp auth <name>`, or an entry with `oauth.enabled`): discovery, then by
  * `oauth.grantType` either the browser flow (client identity, loopback callback, browser, code
@@ -110,6 +137,8 @@ export async function authenticate(
   const grantType = oauth.grantType ?? 'authorization_code';
   const now = options.now ?? Date.now;
   const tokenStore = options.tokenStore ?? new InMemoryTokenStore();
+  const clientMetadataUrl = options.clientMetadataUrl ?? oauth.clientMetadataUrl;
+  if (grantType === 'authorization_code') assertClientMetadataUrl(serverName, clientMetadataUrl, options.clientMetadataUrl !== undefined);
   const guard = createUrlGuard({
     serverName,
     mcpServerUrl: serverUrl,
@@ -121,7 +150,15 @@ export async function authenticate(
   const assertionKey = await loadClientAssertionKey(serverName, oauth);
   const challenge =
     options.challenge ?? (await probeChallenge({ serverUrl, fetch: fetchFn, headers: config.headers, signal: options.signal }));
-  const discovery = await discoverAuthorizationServer({ serverName, serverUrl, config: oauth, challenge, guard, fetch: fetchFn });
+  const discovery = await discoverAuthorizationServer({
+    serverName,
+    serverUrl,
+    config: oauth,
+    challenge,
+    guard,
+    fetch: fetchFn,
+    ...(options.onWarning ? { onWarning: options.onWarning } : {}),
+  });
   const { authorizationServer } = discovery;
   const previous = await tokenStore.get(serverName, authorizationServer.issuer);
   const scope = selectScopes({
@@ -228,7 +265,7 @@ export async function authenticate(
     serverName,
     clientId: oauth.clientId,
     clientSecret: oauth.clientSecret,
-    clientMetadataUrl: options.clientMetadataUrl ?? oauth.clientMetadataUrl,
+    clientMetadataUrl,
     authorizationServer,
   });
   if (plan.kind === 'configured' && configuredAuthMethod) plan.client.tokenEndpointAuthMethod = configuredAuthMethod;

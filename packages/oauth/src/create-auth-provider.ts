@@ -3,6 +3,7 @@ import type { McpServerConfig } from '@toolhost/config';
 import { GoogleCredentialProvider } from './google-credential-provider.js';
 import type { GoogleAuthLike } from './google-auth-client.js';
 import type { FetchFunction } from './guarded-fetch.js';
+import type { OAuthWarningListener } from './oauth-warning.js';
 import type { OpenBrowser } from './open-browser.js';
 import type { ApplicationType } from './register-client.js';
 import { ServiceAccountImpersonationProvider } from './service-account-impersonation-provider.js';
@@ -37,6 +38,8 @@ export interface CreateAuthProviderOptions {
   openBrowser?: OpenBrowser;
   /** Called with the authorization URL of such a sign-in before the browser opens. */
   onAuthorizationUrl?: (url: string) => void;
+  /** Told about a look-alike authorization host during such a sign-in (see `onWarning` of `authenticate`). */
+  onWarning?: OAuthWarningListener;
   /** `application_type` of a client the stored-token provider registers. @default `native` for a loopback redirect URI */
   applicationType?: ApplicationType;
   /** Cancels a sign-in the stored-token provider started (see `openBrowser`), for example when the host closes. */
@@ -72,6 +75,7 @@ export function createAuthProvider(
         ...(options.env ? { env: options.env } : {}),
         ...(options.openBrowser ? { openBrowser: options.openBrowser } : {}),
         ...(options.onAuthorizationUrl ? { onAuthorizationUrl: options.onAuthorizationUrl } : {}),
+        ...(options.onWarning ? { onWarning: options.onWarning } : {}),
         ...(options.applicationType ? { applicationType: options.applicationType } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         ...(options.authCommand !== undefined ? { authCommand: options.authCommand } : {}),

@@ -1,7 +1,9 @@
 import type { McpOAuthConfig } from '@toolhost/config';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
 import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
 import { assertMetadataIssuer, type ExpectedIssuerSource } from './issuer.js';
 import { OAuthError } from './oauth-error.js';
+import { createLookAlikeHostCheck, type OAuthWarningListener } from './oauth-warning.js';
 import type { UrlGuard } from './url-guard.js';
 import { parseSafeHttpUrl } from './url-guard.js';
 import type { BearerChallenge } from './www-authenticate.js';
@@ -84,6 +86,11 @@ export interface DiscoverAuthorizationServerOptions {
    * addresses the guard vetted; another `fetch` resolves their host names again (DNS rebinding).
    */
   fetch: FetchFunction;
+  /**
+   * Told when the authorization server (before its metadata is fetched) or its authorization page
+   * is on a host name that may imitate another (`LOOK_ALIKE_HOST`, see `OAuthWarning`).
+   */
+  onWarning?: OAuthWarningListener;
 }
 
 const DISCOVERY_HEADERS = { accept: 'application/json', 'mcp-protocol-version': '2025-11-25' };
@@ -118,6 +125,7 @@ async function readAuthorizationServer(
   body: Record<string, unknown> | undefined,
   discoveredFrom: string,
   options: DiscoverAuthorizationServerOptions,
+  checkHost: ReturnType<typeof createLookAlikeHostCheck>,
 ): Promise<AuthorizationServerInfo> {
   const { config, guard, serverName } = options;
   const what = (field: string) => `${field} of the authorization server metadata`;
@@ -127,6 +135,7 @@ async function readAuthorizationServer(
     return raw === undefined ? undefined : (await guard.check(raw, what(field))).href;
   };
   const authorizationEndpoint = await pick('authorization_endpoint', config?.authorizationUrl);
+  checkHost(authorizationEndpoint, 'authorization page');
   const tokenEndpoint = await pick('token_endpoint', config?.tokenUrl);
   const registrationEndpoint = await pick('registration_endpoint', config?.registrationUrl);
   const needsBrowser = (config?.grantType ?? 'authorization_code') === 'authorization_code';
@@ -177,12 +186,14 @@ async function readAuthorizationServer(
  * origin (one trailing slash aside), as the MCP TypeScript SDK requires on this path too.
  * A server that publishes neither (2025-03-26) gets the default endpoints `/authorize`,
  * `/token` and `/register` at its origin. Every URL learned on the way goes through the URL guard before it is fetched.
+ * An authorization server or authorization page on a look-alike host name is reported to `onWarning`.
  *
  * @throws OAuthError `ISSUER_MISMATCH` for metadata naming another issuer (or none), `RESOURCE_MISMATCH`,
  * `UNSAFE_URL`, `DISCOVERY_FAILED`, `INVALID_METADATA`.
  */
 export async function discoverAuthorizationServer(options: DiscoverAuthorizationServerOptions): Promise<DiscoveryResult> {
   const { serverName, serverUrl, config, challenge, guard } = options;
+  const checkHost = createLookAlikeHostCheck(serverName, options.onWarning);
   const prmCandidates = protectedResourceMetadataUrls(serverUrl);
   if (challenge?.resourceMetadata) {
     prmCandidates.unshift(await guard.check(challenge.resourceMetadata, 'resource_metadata URL of the WWW-Authenticate header'));
@@ -202,7 +213,8 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
     if (typeof declared !== 'string' || !resourceMatchesServer(declared, serverUrl)) {
       throw new OAuthError({
         code: 'RESOURCE_MISMATCH',
-        message: `The protected resource metadata of MCP server '${serverName}' names resource ${JSON.stringify(declared)}, which does not match ${serverUrl}. The server may be misconfigured or malicious; nothing was opened or stored.`,
+        // The server's value escaped and cut; the configured URL masked (its query may hold a token).
+        message: `The protected resource metadata of MCP server '${serverName}' names resource ${escapeControlText(JSON.stringify(declared) ?? 'nothing', { maxLength: 300 })}, which does not match ${maskUrl(serverUrl)}. The server may be misconfigured or malicious; nothing was opened or stored.`,
         serverName,
         url: prm.url.href,
       });
@@ -216,6 +228,8 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
       authorizationServers = servers;
     }
   }
+  // Said before anything is fetched from it: the name is what the user can check.
+  checkHost(authorizationServerUrl, 'authorization server');
   const asCandidates = authorizationServerMetadataUrls(authorizationServerUrl);
   const asMetadata = await fetchFirstJson(asCandidates, options, 'authorization server metadata URL');
   if (asMetadata && !sameOriginLegacyIssuer(expectedFrom, expectedIssuer, asMetadata.body.issuer)) {
@@ -230,7 +244,7 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
       token_endpoint: `${origin}/token`,
       registration_endpoint: `${origin}/register`,
     };
-    const authorizationServer = await readAuthorizationServer(fallback, authorizationServerUrl, options);
+    const authorizationServer = await readAuthorizationServer(fallback, authorizationServerUrl, options, checkHost);
     authorizationServer.usesDefaultEndpoints = true;
     return { authorizationServerUrl, authorizationServer, resource };
   }
@@ -242,7 +256,7 @@ export async function discoverAuthorizationServer(options: DiscoverAuthorization
       url: authorizationServerUrl,
     });
   }
-  const authorizationServer = await readAuthorizationServer(asMetadata?.body, authorizationServerUrl, options);
+  const authorizationServer = await readAuthorizationServer(asMetadata?.body, authorizationServerUrl, options, checkHost);
   const result: DiscoveryResult = { authorizationServerUrl, authorizationServer, resource };
   if (authorizationServers) result.authorizationServers = authorizationServers;
   if (prm) {

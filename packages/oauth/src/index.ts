@@ -1,6 +1,7 @@
 // Public API of @toolhost/oauth.
 export { OAuthError, type OAuthErrorCode, type OAuthErrorOptions } from './oauth-error.js';
 export { authenticate, type AuthenticateOptions } from './authenticate.js';
+export type { OAuthWarning, OAuthWarningListener } from './oauth-warning.js';
 export { StoredTokenOAuthProvider, type StoredTokenOAuthProviderOptions } from './stored-token-provider.js';
 export { createAuthProvider, type CreateAuthProviderOptions } from './create-auth-provider.js';
 export { getAuthStatus, type AuthStatus } from './get-auth-status.js';

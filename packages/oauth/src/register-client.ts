@@ -1,3 +1,4 @@
+import { describeInvalidClientMetadataUrl } from '@toolhost/config';
 import type { AuthorizationServerInfo } from './discover-authorization-server.js';
 import { guardedFetch, readJsonObject, type FetchFunction } from './guarded-fetch.js';
 import { escapeControlText } from '@toolhost/contract';
@@ -11,15 +12,13 @@ export type ClientIdentityPlan =
   | { kind: 'metadata-document'; client: StoredClient }
   | { kind: 'dynamic-registration'; registrationEndpoint: string };
 
-/** True for an https URL with a path, as a Client ID Metadata Document URL must be. */
+/**
+ * True for a URL a Client ID Metadata Document may be served at: https, with a path, without `.`
+ * or `..` segments, a fragment or credentials (see `describeInvalidClientMetadataUrl` of
+ * `@toolhost/config`, which says why not).
+ */
 export function isClientMetadataDocumentUrl(value: string | undefined): value is string {
-  if (!value) return false;
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' && url.pathname !== '/' && !url.hash;
-  } catch {
-    return false;
-  }
+  return value !== undefined && describeInvalidClientMetadataUrl(value) === undefined;
 }
 
 /**

@@ -16,6 +16,7 @@ import { DpopSessionCache } from './dpop.js';
 import { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
 import { issuersMatch, oauthErrorFromSdk } from './issuer.js';
 import { authCommandHint, OAuthError } from './oauth-error.js';
+import type { OAuthWarningListener } from './oauth-warning.js';
 import type { OpenBrowser } from './open-browser.js';
 import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
 import { applicationTypeFor, type ApplicationType } from './register-client.js';
@@ -74,6 +75,8 @@ export interface StoredTokenOAuthProviderOptions {
   openBrowser?: OpenBrowser;
   /** Called with the authorization URL of a migration sign-in before the browser opens (see `openBrowser`). */
   onAuthorizationUrl?: (url: string) => void;
+  /** Told about a look-alike authorization host during a migration sign-in (see `onWarning` of `authenticate`). */
+  onWarning?: OAuthWarningListener;
   /** `application_type` of a client registered during a migration. @default `native` for a loopback redirect URI */
   applicationType?: ApplicationType;
   /**
@@ -223,6 +226,7 @@ export class StoredTokenOAuthProvider implements OAuthClientProvider {
       ...(this.#options.idpIdToken !== undefined ? { idpIdToken: this.#options.idpIdToken } : {}),
       ...(this.#options.env ? { env: this.#options.env } : {}),
       ...(this.#options.resolveHost ? { resolveHost: this.#options.resolveHost } : {}),
+      ...(this.#options.onWarning ? { onWarning: this.#options.onWarning } : {}),
       ...extra,
     });
   }

@@ -192,6 +192,16 @@ export async function requestToken(options: RequestTokenOptions): Promise<Stored
       retryable: response.status >= 500 || response.status === 429 || (oauthError !== undefined && TRANSIENT_OAUTH_ERRORS.has(oauthError)),
     });
   }
+  // RFC 6749 Appendix A.12: an access token is visible ASCII. Anything else (a line break, NUL,
+  // non-ASCII) cannot go in an Authorization header, and fetch's refusal would quote the token.
+  if (!/^[\x20-\x7e]+$/.test(data.access_token)) {
+    throw new OAuthError({
+      code: options.failureCode,
+      message: `Could not ${what} for MCP server '${serverName}': the token endpoint answered an access token that is empty or has characters an access token cannot have (RFC 6749 allows visible ASCII only), so it was not stored. The token is not shown; check the authorization server.`,
+      serverName,
+      url: options.tokenEndpoint,
+    });
+  }
   const token: StoredToken = {
     accessToken: data.access_token,
     tokenType: typeof data.token_type === 'string' && data.token_type ? data.token_type : 'Bearer',

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { maskUrl } from '@toolhost/contract';
 import { createSseTransport, createTransport } from './create-transport.js';
 import { httpStatusOf, mapConnectError, versionMismatchOf } from './map-connect-error.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
@@ -49,7 +50,8 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
     serverName,
     timeoutMs,
     protocolVersion: config.protocolVersion,
-    ...(target.kind === 'stdio' ? { command: target.command } : { url: target.url.href }),
+    // Masked: the URL goes into messages and the error's `url`, and its query may hold a token.
+    ...(target.kind === 'stdio' ? { command: target.command } : { url: maskUrl(target.url.href) }),
   };
   const attempt = async (handle: TransportHandle): Promise<unknown> => {
     // The SDK's version probe (`server/discover`, up to its own probe timeout) does not listen to

@@ -216,8 +216,9 @@ export interface CreateHttpFetchOptions {
   /** Cap of one SSE event and of one response body, in bytes. @default DEFAULT_MAX_MESSAGE_BYTES (32 MiB) */
   maxMessageBytes?: number;
   /**
-   * The server entry's name and URL: when given, a successful answer whose `Mcp-Session-Id` is not
-   * visible ASCII (0x21–0x7E) is refused with a {@link TransportError} `INVALID_SESSION_ID` naming them.
+   * The server entry's name and URL (masked, `maskUrl`: it goes into messages): when given, a
+   * successful answer whose `Mcp-Session-Id` is not visible ASCII (0x21–0x7E) is refused with a
+   * {@link TransportError} `INVALID_SESSION_ID` naming them.
    */
   server?: { readonly name: string; readonly url: string };
 }

@@ -1,18 +1,69 @@
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
-import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { DEFAULT_MCP_TIMEOUT_MS, describeInvalidHeader } from '@toolhost/config';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
 import { createHttpFetch, type HttpObservations } from './create-http-fetch.js';
 import { LegacySseTransport } from './legacy-sse-transport.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
 import { sanitizeEnvironment } from './sanitize-environment.js';
 import { StdioTransport } from './stdio-transport.js';
 import { StreamableHttpSessionTransport } from './streamable-http-session-transport.js';
+import { TransportError } from './transport-error.js';
 import type { TransportHandle, TransportOptions } from './transport-options.js';
 
-function mergedRequestInit(config: McpServerConfig, requestInit: RequestInit | undefined): RequestInit {
-  const headers = new Headers(requestInit?.headers);
+function invalidConfig(serverName: string, detail: string): TransportError {
+  return new TransportError({ code: 'INVALID_CONFIG', message: `MCP server '${escapeControlText(serverName)}': ${detail}`, serverName });
+}
+
+/**
+ * The request headers: the host's `requestInit` ones, then the entry's. A header that cannot be
+ * sent is refused here, naming it: `fetch` would refuse it later with a message (and a `cause`)
+ * quoting the whole value, a credential.
+ */
+function mergedRequestInit(serverName: string, config: McpServerConfig, requestInit: RequestInit | undefined): RequestInit {
+  for (const [name, value] of Object.entries(config.headers ?? {})) {
+    const problem = describeInvalidHeader(name, value);
+    if (problem) {
+      throw invalidConfig(
+        serverName,
+        `the header "${escapeControlText(name, { maxLength: 100 })}" cannot be sent: ${problem} (the value is not shown, it may be a secret). Fix "headers" in its settings entry.`,
+      );
+    }
+  }
+  let headers: Headers;
+  try {
+    headers = new Headers(requestInit?.headers);
+  } catch {
+    throw invalidConfig(
+      serverName,
+      "a header of the host's requestInit cannot be sent (its value is not shown, it may be a secret). Fix requestInit.headers.",
+    );
+  }
   for (const [name, value] of Object.entries(config.headers ?? {})) headers.set(name, value);
   return { ...requestInit, headers: Object.fromEntries(headers.entries()) };
+}
+
+/**
+ * Refuses a NUL character in the command, an argument or an environment variable: the child
+ * could not be started, and Node's refusal quotes the value (an environment value is a secret).
+ */
+function assertSpawnable(serverName: string, command: string, args: readonly string[], env: Readonly<Record<string, string>>): void {
+  const nul = (text: string): boolean => text.includes('\u0000');
+  if (nul(command)) throw invalidConfig(serverName, 'its "command" has a NUL character, which a process name cannot hold. Fix "command".');
+  const index = args.findIndex(nul);
+  if (index >= 0) {
+    throw invalidConfig(
+      serverName,
+      `"args[${index}]" has a NUL character, which a process argument cannot hold (it is not shown). Fix "args".`,
+    );
+  }
+  const variable = Object.entries(env).find(([name, value]) => nul(name) || nul(value));
+  if (variable) {
+    throw invalidConfig(
+      serverName,
+      `the environment variable "${escapeControlText(variable[0], { maxLength: 100 })}" has a NUL character, which a process environment cannot hold (its value is not shown, it may be a secret). Fix "env".`,
+    );
+  }
 }
 
 /**
@@ -33,7 +84,7 @@ export function createSseTransport(
   const transport = new LegacySseTransport(
     url,
     {
-      requestInit: mergedRequestInit(config, options.requestInit),
+      requestInit: mergedRequestInit(options.serverName, config, options.requestInit),
       fetch: createHttpFetch({
         fetch: options.fetch ?? globalThis.fetch,
         observations,
@@ -67,7 +118,9 @@ export function createSseTransport(
  * The stdio child inherits only an allowlist of variables (see `sanitizeEnvironment`: no
  * `NODE_OPTIONS`, `LD_PRELOAD` or secrets), plus the entry's `env` (never removed); it runs in
  * its own process group on POSIX; its stderr is kept in `stderr`.
- * @throws TransportError `INVALID_CONFIG` for an entry without a usable transport.
+ * @throws TransportError `INVALID_CONFIG` for an entry without a usable transport, a header that
+ * cannot be sent, or a NUL character in the command, an argument or an environment variable (the
+ * message names the header or variable, never its value).
  * @example
  * const { transport } = createTransport({ command: 'node', args: ['server.js'] }, { serverName: 'demo' });
  * await client.connect(transport);
@@ -82,12 +135,12 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
       observations,
       serverName: options.serverName,
       ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
-      server: { name: options.serverName, url: target.url.href },
+      server: { name: options.serverName, url: maskUrl(target.url.href) },
     });
-    const requestInit = mergedRequestInit(config, options.requestInit);
+    const requestInit = mergedRequestInit(options.serverName, config, options.requestInit);
     const transport = new StreamableHttpSessionTransport({
       serverName: options.serverName,
-      url: target.url.href,
+      url: maskUrl(target.url.href),
       observations,
       ...(options.sessionDeleteTimeoutMs !== undefined ? { deleteTimeoutMs: options.sessionDeleteTimeoutMs } : {}),
       ...(options.endSessionOnClose === false ? { endSessionOnClose: false } : {}),
@@ -111,6 +164,7 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
   }
   const inherited = options.env ?? globalThis.process?.env ?? {};
   const env = { ...sanitizeEnvironment(inherited, options.environment), ...config.env };
+  assertSpawnable(options.serverName, target.command, config.args ?? [], env);
   const transport = new StdioTransport({
     serverName: options.serverName,
     command: target.command,

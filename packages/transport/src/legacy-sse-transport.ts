@@ -1,5 +1,6 @@
 import { SSEClientTransport } from '@modelcontextprotocol/client';
 import type { JSONRPCMessage, SSEClientTransportOptions } from '@modelcontextprotocol/client';
+import { maskUrl } from '@toolhost/contract';
 import { errorAnswers } from './message-limits.js';
 import { deliverMessage } from './deliver-message.js';
 import type { HttpObservations } from './create-http-fetch.js';
@@ -97,10 +98,10 @@ export class LegacySseTransport extends SSEClientTransport {
           new TransportError({
             code: 'CONNECT_FAILED',
             message:
-              `MCP server '${this.#serverName}' (${this.#url.href}) opened its legacy SSE stream but never sent the \`endpoint\` event (${detail}). ` +
+              `MCP server '${this.#serverName}' (${maskUrl(this.#url.href)}) opened its legacy SSE stream but never sent the \`endpoint\` event (${detail}). ` +
               'A legacy HTTP+SSE server sends it first; check the URL, or use "type": "http" for a Streamable HTTP server.',
             serverName: this.#serverName,
-            url: this.#url.href,
+            url: maskUrl(this.#url.href),
             ...(cause !== undefined ? { cause } : {}),
           }),
         );
@@ -141,9 +142,9 @@ export class LegacySseTransport extends SSEClientTransport {
       this.onerror?.(
         new TransportError({
           code: 'CONNECTION_CLOSED',
-          message: `MCP server '${serverName}' (${this.#url.href}) went away: ${detail}.`,
+          message: `MCP server '${serverName}' (${maskUrl(this.#url.href)}) went away: ${detail}.`,
           serverName,
-          url: this.#url.href,
+          url: maskUrl(this.#url.href),
         }),
       );
       void super.close();

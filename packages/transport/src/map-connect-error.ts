@@ -1,6 +1,6 @@
 import { MCP_PROTOCOL_VERSIONS } from '@toolhost/config';
 import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
-import { escapeControlText } from '@toolhost/contract';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
 import type { TransportHandle } from './transport-options.js';
 import { findMessageTooLarge } from './message-limits.js';
 import { TransportError } from './transport-error.js';
@@ -100,6 +100,27 @@ export function versionMismatchOf(error: unknown, pinned: string | undefined): V
   return undefined;
 }
 
+/**
+ * The message of a connect failure without what must never reach a message or a log: the value
+ * `fetch` quotes when it refuses a header (`Headers.set: "Bearer sk-…" is an invalid header
+ * value`: a credential), the value Node quotes when it refuses an argument or environment
+ * variable (`… Received 'sk-…'`), and the password and query values of any URL in it. The
+ * entry's own headers, arguments and variables are checked before they are used (see
+ * `createTransport`); this catches what comes another way (a token a provider sets, a header an
+ * SDK adds).
+ */
+function redactSecrets(message: string, error: unknown): string {
+  let text = message.replace(/"[\s\S]*" is an invalid header value/g, 'a value (not shown, it may be a secret) is an invalid header value');
+  const nodeCode = (error as { code?: unknown } | null)?.code;
+  if (typeof nodeCode === 'string' && nodeCode.startsWith('ERR_INVALID_ARG')) {
+    text = text.replace(/\. Received [\s\S]*$/, ' (the value is not shown, it may be a secret).');
+  }
+  return text.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (found) => {
+    const url = URL.canParse(found) ? new URL(found) : undefined;
+    return url && (url.username || url.password || url.search || url.hash) ? maskUrl(found) : found;
+  });
+}
+
 /** Turns whatever `Client.connect` threw into a {@link TransportError} naming the server. */
 export function mapConnectError(error: unknown, context: ConnectErrorContext): TransportError {
   if (TransportError.isInstance(error)) return error;
@@ -179,8 +200,17 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
       ...base,
     });
   }
-  // The server's own words (an initialize error message): escaped, so they cannot drive the terminal or forge log lines.
-  const reason = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 1000 });
+  // The server's own words (an initialize error message): escaped, so they cannot drive the
+  // terminal or forge log lines, and without secrets; when something was taken out, the original
+  // error (which still holds it) is not kept as the cause.
+  const original = error instanceof Error ? error.message : String(error);
+  const redacted = redactSecrets(original, error);
+  const reason = escapeControlText(redacted, { maxLength: 1000 });
   const stop = /[.!?]$/.test(reason) ? '' : '.';
-  return new TransportError({ code: 'CONNECT_FAILED', message: `${where} could not be connected: ${reason}${stop}${note}`, ...base });
+  return new TransportError({
+    code: 'CONNECT_FAILED',
+    message: `${where} could not be connected: ${reason}${stop}${note}`,
+    ...base,
+    ...(redacted !== original ? { cause: undefined } : {}),
+  });
 }

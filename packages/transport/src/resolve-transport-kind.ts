@@ -1,4 +1,5 @@
 import type { McpServerConfig } from '@toolhost/config';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
 import { TransportError } from './transport-error.js';
 
 /** The transport a server entry resolves to. */
@@ -15,24 +16,38 @@ function parseUrl(serverName: string, field: 'url' | 'httpUrl', value: string): 
   let url: URL;
   try {
     url = new URL(value);
-  } catch (cause) {
-    throw invalid(serverName, `"${field}" is not a valid URL: '${value}'`, cause);
+  } catch {
+    // Quoted masked, and without the parser's error as cause (it keeps the whole input): a URL
+    // may carry a password or a token in its query.
+    throw invalid(serverName, `"${field}" is not a valid URL: '${escapeControlText(maskUrl(value), { maxLength: 300 })}'`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw invalid(serverName, `"${field}" must be an http:// or https:// URL, not '${url.protocol}'`);
+    throw invalid(serverName, `"${field}" must be an http:// or https:// URL, not '${escapeControlText(url.protocol, { maxLength: 50 })}'`);
+  }
+  if (url.username || url.password) {
+    throw invalid(
+      serverName,
+      `"${field}" has a user name or password in it, which HTTP clients do not send; remove it and put the credentials in "headers" (for example "Authorization")`,
+    );
   }
   return url;
 }
 
 function invalid(serverName: string, detail: string, cause?: unknown): TransportError {
-  return new TransportError({ code: 'INVALID_CONFIG', message: `MCP server '${serverName}': ${detail}.`, serverName, cause });
+  return new TransportError({
+    code: 'INVALID_CONFIG',
+    message: `MCP server '${escapeControlText(serverName)}': ${detail}.`,
+    serverName,
+    cause,
+  });
 }
 
 /**
  * Decides the transport: `httpUrl` → Streamable HTTP; `url` with `type: 'sse'` → SSE; `url` with
  * `type: 'http'` → Streamable HTTP; `url` without `type` → Streamable HTTP with SSE detection;
  * `command` → stdio. Remote settings win over `command` when both are present.
- * @throws TransportError `INVALID_CONFIG` when the entry names no usable transport.
+ * @throws TransportError `INVALID_CONFIG` when the entry names no usable transport, or a URL with
+ * a user name or password (which `fetch` refuses, quoting it).
  */
 export function resolveTransportKind(serverName: string, config: McpServerConfig): TransportTarget {
   if (config.httpUrl) return { kind: 'http', url: parseUrl(serverName, 'httpUrl', config.httpUrl), detectSse: false };

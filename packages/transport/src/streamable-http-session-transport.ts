@@ -38,7 +38,7 @@ export const DEFAULT_SESSION_DELETE_TIMEOUT_MS = 2000;
 export interface StreamableHttpSessionTransportOptions {
   /** Name of the server entry, used in errors. */
   serverName: string;
-  /** URL of the server, used in errors. */
+  /** URL of the server, used in errors: pass it masked (`maskUrl`), a query may hold a token. */
   url: string;
   /** Builds a fresh SDK transport (one per session); the first one joins `sessionId` when given. */
   createTransport: (sessionId?: string) => StreamableHTTPClientTransport;

@@ -1,11 +1,13 @@
 import type { Command } from 'commander';
 import { loadSettings, type LoadedServer, type LoadedSettings } from '@toolhost/config';
 import { authenticate, FileTokenStore, type OpenBrowser } from '@toolhost/oauth';
+import { escapeControlText } from '@toolhost/contract';
 import { collectAuthStatuses, formatAuthRow, usesOAuthSignIn } from '../auth-status-rows.js';
 import { CliError } from '../cli-error.js';
 import { formatProblem } from '../format-problem.js';
 import { createProbeConnectionCheck } from '../probe-connection-check.js';
 import { selectBrowserOpener } from '../select-browser-opener.js';
+import { formatServerTarget } from '../server-status.js';
 import type { CommandContext } from './command-context.js';
 
 /**
@@ -95,13 +97,18 @@ async function signIn(context: CommandContext, server: LoadedServer, useBrowser:
       );
     }
   };
-  io.stdout(`Authenticating with MCP server "${server.name}" (${server.transport.target})...\n`);
+  io.stdout(`Authenticating with MCP server "${escapeControlText(server.name)}" (${formatServerTarget(server)})...\n`);
   await authenticate(server.name, server.config, {
     tokenStore,
     openBrowser,
+    onWarning: (warning) => io.stderr(`${formatProblem('Warning', warning.code, warning.message)}\n`),
     onAuthorizationUrl: (url) =>
-      io.stdout(`Open this URL in a browser to authorize access to MCP server "${server.name}":\n\n  ${url}\n\n`),
+      io.stdout(
+        `Open this URL in a browser to authorize access to MCP server "${escapeControlText(server.name)}":\n\n  ${escapeControlText(url)}\n\n`,
+      ),
   });
   const where = tokenStore instanceof FileTokenStore ? ` The token is stored in ${await tokenStore.storageFile()}.` : '';
-  io.stdout(`MCP server "${server.name}" authenticated.${where} Run "${context.command('mcp list')}" to check the connection.\n`);
+  io.stdout(
+    `MCP server "${escapeControlText(server.name)}" authenticated.${where} Run "${context.command('mcp list')}" to check the connection.\n`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { setServerEnabled } from '@toolhost/config';
+import { escapeControlText } from '@toolhost/contract';
 import type { CommandContext } from './command-context.js';
 
 /** Registers `mcp enable <name>` and `mcp disable <name>`. */
@@ -17,7 +18,9 @@ export function registerMcpEnable(mcp: Command, context: CommandContext): void {
       .action(async (name: string) => {
         const result = await setServerEnabled({ ...context.location(), name, enabled });
         context.io.stdout(
-          result.changed ? `MCP server "${result.name}" ${verb}d.\n` : `MCP server "${result.name}" is already ${verb}d.\n`,
+          result.changed
+            ? `MCP server "${escapeControlText(result.name)}" ${verb}d.\n`
+            : `MCP server "${escapeControlText(result.name)}" is already ${verb}d.\n`,
         );
       });
   }

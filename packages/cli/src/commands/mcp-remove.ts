@@ -1,5 +1,6 @@
 import { Option, type Command } from 'commander';
 import { removeServer } from '@toolhost/config';
+import { escapeControlText } from '@toolhost/contract';
 import type { CommandContext } from './command-context.js';
 
 /** Registers `mcp remove <name> [-s scope]`. */
@@ -11,6 +12,6 @@ export function registerMcpRemove(mcp: Command, context: CommandContext): void {
     .addOption(new Option('-s, --scope <scope>', 'configuration scope').choices(['user', 'project']).default('project'))
     .action(async (name: string, options: { scope: 'user' | 'project' }) => {
       await removeServer({ ...context.location(), scope: options.scope, name });
-      context.io.stdout(`Server "${name}" removed from ${options.scope} settings.\n`);
+      context.io.stdout(`Server "${escapeControlText(name)}" removed from ${options.scope} settings.\n`);
     });
 }

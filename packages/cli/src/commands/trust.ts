@@ -2,7 +2,11 @@ import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { formatServerLaunch, getFolderTrust, getTrustStore, setFolderTrust, type SetFolderTrustResult } from '@toolhost/config';
+import { escapeControlText } from '@toolhost/contract';
 import type { CommandContext } from './command-context.js';
+
+/** A path, server name or command line from the settings, escaped for the terminal (a cloned repository's settings may hold anything). */
+const safe = (text: string): string => escapeControlText(text);
 
 /**
  * Registers `trust [folder]` and `untrust [folder]` (default: the current folder). A trusted
@@ -11,8 +15,8 @@ import type { CommandContext } from './command-context.js';
  * `--app-dir .gemini`/`.qwen` in that program's own `trustedFolders.json` (`TRUST_FOLDER`,
  * `DO_NOT_TRUST`), the pins then in `toolhost-pinned-servers.json` next to it. Trusting pins
  * the servers of the folder's project settings as they are now and lists each one, its command
- * line JSON-quoted argument by argument: a server added or changed later is blocked until the
- * folder is trusted again.
+ * line JSON-quoted argument by argument and escaped: a server added or changed later is blocked
+ * until the folder is trusted again.
  */
 export function registerTrust(program: Command, context: CommandContext): void {
   for (const trusted of [true, false]) {
@@ -29,31 +33,33 @@ export function registerTrust(program: Command, context: CommandContext): void {
         const homeDir = location.homeDir;
         const target = resolve(context.io.cwd, folder ?? '.');
         const result = await setFolderTrust({ ...location, folder: target, trusted });
-        const through = result.decidedBy !== undefined && result.decidedBy !== result.folder ? ` (through ${result.decidedBy})` : '';
+        const through = result.decidedBy !== undefined && result.decidedBy !== result.folder ? ` (through ${safe(result.decidedBy)})` : '';
         if (trusted) {
           context.io.stdout(
             result.changed
-              ? `Trusted ${result.folder}.\n`
+              ? `Trusted ${safe(result.folder)}.\n`
               : result.pinsChanged
-                ? `${result.folder} is already trusted${through}; its MCP servers are pinned again as they are now.\n`
-                : `${result.folder} is already trusted${through}.\n`,
+                ? `${safe(result.folder)} is already trusted${through}; its MCP servers are pinned again as they are now.\n`
+                : `${safe(result.folder)} is already trusted${through}.\n`,
           );
           if (result.format === 'gemini' && result.changed) context.io.stdout(describeGeminiRecord(result, 'TRUST_FOLDER', location));
           context.io.stdout(describePinned(result, location.trustCommand ?? context.command('trust')));
           const home = homeDir === undefined ? undefined : await realpath(homeDir).catch(() => resolve(homeDir));
           if (result.folder === home || resolve(result.folder, '..') === result.folder) {
-            context.io.stdout(`Note: this trusts every folder under ${result.folder}, including repositories you clone there later.\n`);
+            context.io.stdout(
+              `Note: this trusts every folder under ${safe(result.folder)}, including repositories you clone there later.\n`,
+            );
           }
         } else {
           context.io.stdout(
             result.changed
-              ? `${result.folder} is no longer trusted: MCP servers in its project settings are blocked.\n`
-              : `${result.folder} is not trusted.\n`,
+              ? `${safe(result.folder)} is no longer trusted: MCP servers in its project settings are blocked.\n`
+              : `${safe(result.folder)} is not trusted.\n`,
           );
           if (result.format === 'gemini' && result.changed) context.io.stdout(describeGeminiRecord(result, 'DO_NOT_TRUST', location));
           if (result.replacedLevel === 'TRUST_PARENT') {
             context.io.stdout(
-              `Note: this replaces its entry "TRUST_PARENT", so ${resolve(result.folder, '..')} is no longer trusted through it (as Gemini CLI's own "Don't trust" does).\n`,
+              `Note: this replaces its entry "TRUST_PARENT", so ${safe(resolve(result.folder, '..'))} is no longer trusted through it (as Gemini CLI's own "Don't trust" does).\n`,
             );
           }
         }
@@ -78,14 +84,14 @@ function describeGeminiRecord(
   location: Parameters<typeof getTrustStore>[0],
 ): string {
   const { program } = getTrustStore(location);
-  const pins = level === 'TRUST_FOLDER' ? `; its MCP servers are pinned in ${result.pinsFilePath}` : '';
-  return `Recorded as "${level}" in ${result.filePath} (${program}'s trusted folders)${pins}.\n`;
+  const pins = level === 'TRUST_FOLDER' ? `; its MCP servers are pinned in ${safe(result.pinsFilePath)}` : '';
+  return `Recorded as "${level}" in ${safe(result.filePath)} (${program}'s trusted folders)${pins}.\n`;
 }
 
 /** The servers a trust allows to start, one per line, and what happens when they change. */
 function describePinned(result: SetFolderTrustResult, command: string): string {
-  const rule = `A server added to its project settings later, or whose command, arguments, working folder, environment, URL, headers or trust change, is blocked until you run "${command}" in ${result.folder} again.\n`;
+  const rule = `A server added to its project settings later, or whose command, arguments, working folder, environment, URL, headers or trust change, is blocked until you run "${command}" in ${safe(result.folder)} again.\n`;
   if (result.pinned.length === 0) return `Its project settings have no MCP servers. ${rule}`;
-  const lines = result.pinned.map((server) => `  ${server.name}: ${formatServerLaunch(server.configAsWritten)}\n`);
+  const lines = result.pinned.map((server) => `  ${safe(server.name)}: ${safe(formatServerLaunch(server.configAsWritten))}\n`);
   return `MCP servers of its project settings that may start, exactly as listed:\n${lines.join('')}${rule}`;
 }

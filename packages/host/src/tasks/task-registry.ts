@@ -1,3 +1,4 @@
+import { escapeControlText } from '@toolhost/contract';
 import type { HostEventEmitter } from '../host-events.js';
 import { HostError } from '../host-error.js';
 import type { TaskOutcome, TaskPollOptions } from './run-task.js';
@@ -140,9 +141,11 @@ export class TaskRegistry {
       } catch (error) {
         this.#events.emit('warning', {
           code: 'STORE_FAILED',
-          message: HostError.isInstance(error)
-            ? error.message
-            : `Could not update the MCP task store: ${error instanceof Error ? error.message : String(error)}`,
+          message: escapeControlText(
+            HostError.isInstance(error)
+              ? error.message
+              : `Could not update the MCP task store: ${error instanceof Error ? error.message : String(error)}`,
+          ),
         });
       }
     });
