@@ -203,7 +203,10 @@ describe('the hosts', () => {
   it('closes a host after --idle-seconds without a request', async () => {
     const app = await start(['--idle-seconds', '1']);
     expect((await api(app.url, ALICE, 'GET', '/tools')).status).toBe(200);
-    expect(app.output()).toContain('host opened for user "alice"');
+    // The log says what the user's model gets.
+    expect(app.output()).toMatch(
+      /host opened for user "alice"\nMCP: the model gets \d+ tools \(1 of 1 configured server connected: "\w+"\)\.\n/,
+    );
     for (let i = 0; i < 100 && !app.output().includes('host closed for user "alice" (idle)'); i++)
       await new Promise((resolve) => setTimeout(resolve, 50));
     expect(app.output()).toContain('host closed for user "alice" (idle)');
