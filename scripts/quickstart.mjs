@@ -25,22 +25,41 @@ const rootManifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')
 const PNPM_VERSION = /^pnpm@(\d+\.\d+\.\d+)$/.exec(rootManifest.packageManager ?? '')?.[1];
 const started = Date.now();
 
-/** Stops with a message (and the end of the log when there is one) and a non-zero exit code. */
-function fail(message, { showLog = true } = {}) {
+/**
+ * Stops with a message and a non-zero exit code. `output` is what the failed command printed: its
+ * last lines are shown (the end of the log when it is not given), then where the full log is.
+ */
+function fail(message, { showLog = true, output } = {}) {
   console.error(`\n${message}`);
   if (showLog && existsSync(LOG)) {
-    const lines = readFileSync(LOG, 'utf8').trimEnd().split(/\r?\n/);
-    console.error(`Last ${Math.min(TAIL_LINES, lines.length)} lines of ${LOG}:\n`);
+    const lines = (output ?? readFileSync(LOG, 'utf8')).trimEnd().split(/\r?\n/);
+    console.error(`Its last ${Math.min(TAIL_LINES, lines.length)} lines:\n`);
     console.error(lines.slice(-TAIL_LINES).join('\n'));
     console.error(`\nFull log: ${LOG}`);
   }
   process.exit(1);
 }
 
-/** Runs a command with its output appended to the log; resolves to its exit code. */
-function logged(command, args, cwd = ROOT) {
-  appendFileSync(LOG, `\n$ ${[command, ...args].join(' ')}   (in ${relative(ROOT, cwd) || '.'})\n`);
+/**
+ * Runs a command with its output appended to the log; resolves to its exit code and output. With `buffer`,
+ * the output is appended in one piece when the command ends, so that commands run side by side do
+ * not interleave their lines.
+ */
+function logged(command, args, { cwd = ROOT, buffer = false } = {}) {
+  const header = `\n$ ${[command, ...args].join(' ')}   (in ${relative(ROOT, cwd) || '.'})\n`;
+  const chunks = [];
+  const write = (chunk) => {
+    chunks.push(chunk);
+    if (!buffer) appendFileSync(LOG, chunk);
+  };
+  const commandStarted = Date.now();
+  if (!buffer) appendFileSync(LOG, header);
   return new Promise((resolve) => {
+    const finish = (code) => {
+      const footer = `(exit code ${code} after ${((Date.now() - commandStarted) / 1000).toFixed(1)} s)\n`;
+      appendFileSync(LOG, buffer ? Buffer.concat([Buffer.from(header), ...chunks, Buffer.from(footer)]) : footer);
+      resolve({ code, output: Buffer.concat(chunks).toString('utf8') });
+    };
     const child = spawn(command, args, {
       cwd,
       // No npm update notice, no colour codes in the log.
@@ -48,13 +67,13 @@ function logged(command, args, cwd = ROOT) {
       stdio: ['ignore', 'pipe', 'pipe'],
       windowsHide: true,
     });
-    child.stdout.on('data', (chunk) => appendFileSync(LOG, chunk));
-    child.stderr.on('data', (chunk) => appendFileSync(LOG, chunk));
+    child.stdout.on('data', write);
+    child.stderr.on('data', write);
     child.on('error', (error) => {
-      appendFileSync(LOG, `could not start ${command}: ${error.message}\n`);
-      resolve(1);
+      write(Buffer.from(`could not start ${command}: ${error.message}\n`));
+      finish(1);
     });
-    child.on('close', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+    child.on('close', (code, signal) => finish(code ?? (signal ? 1 : 0)));
   });
 }
 
@@ -131,8 +150,10 @@ async function main() {
 
   console.log(`Installing the workspace with pnpm ${PNPM_VERSION} (full log: ${LOG_SHOWN})...`);
   const { command, prefix } = npx();
-  const installed = await logged(command, [...prefix, '-y', `pnpm@${PNPM_VERSION}`, 'install', '--frozen-lockfile']);
-  if (installed !== 0) fail(`The install failed (exit code ${installed}).`);
+  // No TTY to ask on: when node_modules was installed with other settings, pnpm may replace it.
+  const pnpmArgs = ['install', '--frozen-lockfile', '--config.confirm-modules-purge=false'];
+  const install = await logged(command, [...prefix, '-y', `pnpm@${PNPM_VERSION}`, ...pnpmArgs]);
+  if (install.code !== 0) fail(`The install failed (exit code ${install.code}).`, { output: install.output });
 
   const targets = demoClosure(workspacePackages());
   console.log(`Building the ${targets.length} packages the demo needs (JavaScript only)...`);
@@ -145,10 +166,10 @@ async function main() {
   }
   const parallel = Math.max(1, Math.min(4, availableParallelism()));
   const failed = await pool(targets, parallel, async (pkg) => {
-    const code = await logged(process.execPath, [tsup, '--no-dts'], pkg.dir);
-    return code === 0 ? undefined : `${pkg.name} (exit code ${code})`;
+    const build = await logged(process.execPath, [tsup, '--no-dts'], { cwd: pkg.dir, buffer: true });
+    return build.code === 0 ? undefined : { ...build, name: pkg.name };
   });
-  if (failed) fail(`The build of ${failed} failed.`);
+  if (failed) fail(`The build of ${failed.name} failed (exit code ${failed.code}).`, { output: failed.output });
 
   const seconds = Math.round((Date.now() - started) / 1000);
   console.log(`Running the demo (examples/quickstart); install and build took ${seconds} s:`);
