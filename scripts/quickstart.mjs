@@ -10,7 +10,7 @@
 // it rebuilds, or restores a full build from its cache).
 import { spawn } from 'node:child_process';
 import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
+import os from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath } from 'node:url';
@@ -164,7 +164,8 @@ async function main() {
   } catch (error) {
     fail(`tsup is not installed in node_modules (${error.message}).`);
   }
-  const parallel = Math.max(1, Math.min(4, availableParallelism()));
+  // os.availableParallelism is newer than some Node.js versions this script must still refuse clearly.
+  const parallel = Math.max(1, Math.min(4, os.availableParallelism?.() ?? os.cpus().length));
   const failed = await pool(targets, parallel, async (pkg) => {
     const build = await logged(process.execPath, [tsup, '--no-dts'], { cwd: pkg.dir, buffer: true });
     return build.code === 0 ? undefined : { ...build, name: pkg.name };
