@@ -143,7 +143,7 @@ async function main() {
       if (command.includes('agent.ts')) {
         // Before `toolhost trust` the server is blocked and the message names the command; after it, it connects.
         if (trusted) expectOutput(command, output, ['fixture (CONNECTED)', 'echo']);
-        else expectOutput(command, output, ['fixture (BLOCKED)', 'toolhost trust']);
+        else expectOutput(command, output, ['fixture (BLOCKED)', 'npx @toolhost/cli trust']);
       }
     }
 
