@@ -53,9 +53,15 @@ const CMD_METACHARACTERS = /[()[\]%!^"`<>&|;,= *?]/g;
 /** npm's shims whose JavaScript entry point sits in `node_modules/npm/bin/` next to them (Node.js's installer layout). */
 const NPM_SHIMS: Readonly<Record<string, string>> = { npx: 'npx-cli.js', npm: 'npm-cli.js' };
 
-/** The value of an environment variable, its name compared without regard to case (as Windows does). */
+/**
+ * The value of an environment variable, its name compared without regard to case (as Windows
+ * does); of two spellings (`Path` inherited, `PATH` from the entry's `env`) the later one wins,
+ * as the entry's variables are laid over the inherited ones.
+ */
 function variable(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
-  const key = Object.keys(env).find((candidate) => candidate.toUpperCase() === name);
+  const key = Object.keys(env)
+    .filter((candidate) => candidate.toUpperCase() === name)
+    .pop();
   return key === undefined ? undefined : env[key];
 }
 
