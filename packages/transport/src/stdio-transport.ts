@@ -74,8 +74,10 @@ const USE_PROCESS_GROUPS = process.platform !== 'win32';
  * session), so that `close()` reaches whatever it started too (`npx`, shell wrappers...).
  * `close()` ends stdin, then sends SIGTERM, then SIGKILL, to the whole group, waiting
  * `closeGraceMs` between steps for the group to empty, and resolves once it has, or after
- * the SIGKILL step (at most about `3 × closeGraceMs`). On Windows there are no process groups:
- * the signals go to the child only, and a grandchild it started may outlive it.
+ * the SIGKILL step (at most about `3 × closeGraceMs`). A package runner (`npx`, `uvx`...) that
+ * has not written to stdout yet may be installing: it gets `installGraceMs` instead for the first
+ * two steps, so the install is finished or rolled back, never cut. On Windows there are no process
+ * groups: the signals go to the child only, and a grandchild it started may outlive it.
  */
 export class StdioTransport implements Transport {
   /** See `Transport.onclose`. */
