@@ -8,8 +8,7 @@ import { join } from 'node:path';
 import { createRedirectFollowingOpener, dpopKeyThumbprint, FileTokenStore, type StoredOAuthCredentials } from '@toolhost/oauth';
 import { afterEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { accessTokenHashOf, startDpopAuthorizationServer } from '../../oauth/src/testing/dpop-servers.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { accessTokenHashOf, startDpopAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { McpToolHost } from './mcp-tool-host.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -13,8 +13,7 @@ import { authenticate, createRedirectFollowingOpener, FileTokenStore } from '@to
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
 import { startRoundRobinProxy, type RoundRobinProxy } from '@toolhost-internal/fixtures';
-import { startDpopAuthorizationServer } from '../../oauth/src/testing/dpop-servers.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { startDpopAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 
 /** The package folder: a process started there imports the built `@toolhost/host` (and its dependencies). */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createDpopSession, dpopKeyThumbprint, generateDpopKey, OAuthError, planDpop } from './index.js';
-import { accessTokenHashOf, verifyDpopProof } from './testing/dpop-servers.js';
+import { accessTokenHashOf, verifyDpopProof } from '@toolhost-internal/fixtures/oauth';
 
 describe('planDpop', () => {
   const base = { serverName: 's' };

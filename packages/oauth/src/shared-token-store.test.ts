@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileTokenStore } from './file-token-store.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
-import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from '@toolhost-internal/fixtures/oauth';
 import type { StoredOAuthCredentials, TokenStore } from './token-store.js';
 
 /** The package folder: a child process started there imports the built `@toolhost/oauth`. */
