@@ -100,6 +100,22 @@ describe('host.confirmations: answering a confirmation later by tool call id', (
     });
   });
 
+  it('leaves the signal of a confirm hook that answered alone (nothing left to stop)', async () => {
+    const signals: AbortSignal[] = [];
+    const ui = {
+      confirm: async (_request: ConfirmationRequest, options: { readonly signal?: AbortSignal }) => {
+        if (options.signal) signals.push(options.signal);
+        return 'proceed_once' as const;
+      },
+    };
+    await withHost({ ui }, async (host) => {
+      const result = await host.callTool({ name: 'echo', arguments: { message: 'hook' }, toolCallId: 'call-5' });
+      expect(result.isError).toBe(false);
+      expect(signals).toHaveLength(1);
+      expect(signals[0]?.aborted).toBe(false);
+    });
+  });
+
   it('still lets the confirm hook answer; the id is then no longer pending', async () => {
     await withHost({ ui: { confirm: async () => 'proceed_once' } }, async (host, pending) => {
       const result = await host.callTool({ name: 'echo', arguments: { message: 'hook' }, toolCallId: 'call-4' });
