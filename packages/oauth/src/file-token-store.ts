@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { withFileLock } from '@toolhost/config';
+import { withFileLock } from '@toolhost/config/files';
 import { OAuthError } from './oauth-error.js';
 import {
   APP_NAMES,

@@ -1,7 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@toolhost/config';
+import { writeFileAtomic } from '@toolhost/config/files';
 import { escapeControlText } from '@toolhost/contract';
 import type { StoredTask, TaskStore } from '@toolhost/contract/tasks';
 import { HostError } from '../host-error.js';
