@@ -81,14 +81,3 @@ export {
 export { createRedirectFollowingOpener } from './redirect-following-opener.js';
 export { createUrlGuard, isPrivateAddress, parseSafeHttpUrl, type UrlGuard, type UrlGuardOptions, type HostResolver } from './url-guard.js';
 export { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
-export {
-  GoogleCredentialProvider,
-  GOOGLE_CREDENTIALS_ALLOWED_HOSTS,
-  type GoogleCredentialProviderOptions,
-} from './google-credential-provider.js';
-export {
-  ServiceAccountImpersonationProvider,
-  generateIdTokenUrl,
-  type ServiceAccountImpersonationProviderOptions,
-} from './service-account-impersonation-provider.js';
-export type { GoogleAuthLike, GoogleAuthClientLike } from './google-auth-client.js';
