@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pinServer } from '@toolhost/config';
+import { pinServer } from '@toolhost/config/trust';
 import { emptyAllowList, type AllowList, type ToolApproval } from '@toolhost/confirmation';
 import type { StoredOAuthCredentials } from '@toolhost/oauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
