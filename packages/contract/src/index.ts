@@ -48,15 +48,7 @@ export type {
   McpConfirmationDetails,
   ToolDefinitionChange,
 } from './confirmation.js';
-export type {
-  ToolCall,
-  ToolCallError,
-  ToolCallOutput,
-  ToolCallProgress,
-  ToolCallStatus,
-  ToolCallTask,
-  ToolCallTaskStatus,
-} from './tool-call.js';
+export type { ToolCall, ToolCallError, ToolCallOutput, ToolCallProgress, ToolCallStatus } from './tool-call.js';
 export type {
   ElicitationField,
   ElicitationOption,
