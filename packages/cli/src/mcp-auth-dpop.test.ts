@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dpopKeyThumbprint, type StoredOAuthCredentials } from '@toolhost/oauth';
+import type { StoredOAuthCredentials } from '@toolhost/oauth';
+import { dpopKeyThumbprint } from '@toolhost/oauth/protocol';
 import { describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
 import { startDpopAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDpopSession, dpopKeyThumbprint, generateDpopKey, OAuthError, planDpop } from './index.js';
+import { OAuthError } from './index.js';
+import { createDpopSession, dpopKeyThumbprint, generateDpopKey, planDpop } from './protocol.js';
 import { accessTokenHashOf, verifyDpopProof } from '@toolhost-internal/fixtures/oauth';
 
 describe('planDpop', () => {

@@ -35,7 +35,7 @@ function lockInChild(
   options: { holdMs: number; die?: boolean },
 ): { child: ChildProcess; output: () => string; locked: Promise<void> } {
   const script = `
-    import { FileTokenStore } from '@toolhost/oauth';
+    import { FileTokenStore } from '@toolhost/oauth/token-files';
     const store = new FileTokenStore({ filePath: process.env.TOKEN_FILE });
     await store.withLock('entry', async () => {
       process.stdout.write('locked\\n');
