@@ -3,9 +3,12 @@
 // import. Each check runs a fresh Node process on the built packages and lists every package whose
 // files it loaded: ES modules through a resolve hook, CommonJS files through require.cache.
 import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { build } from 'esbuild';
 import { describe, expect, it } from 'vitest';
 
 const HERE = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -79,12 +82,82 @@ describe('cold start: what an import loads', () => {
   );
 
   it(
-    '@toolhost/host loads no proper-lockfile at import',
+    '@toolhost/oauth loads jose only when DPoP is used',
+    async () => {
+      const imported = await packagesLoaded('@toolhost/oauth');
+      expect(imported).toContain('@modelcontextprotocol/client');
+      expect(imported).not.toContain('jose');
+      expect(await packagesLoaded('@toolhost/oauth/protocol', 'await mod.generateDpopKey();')).toContain('jose');
+    },
+    2 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    '@toolhost/confirmation loads ajv only when arguments are first validated, imported or required',
+    async () => {
+      const validate = (mod: string): string =>
+        `const result = ${mod}.validateToolArguments({ serverName: 'files', toolName: 'read', inputSchema: { type: 'object', required: ['path'] }, arguments: {} });
+         if (result.valid) throw new Error('expected the missing path to be refused');`;
+      expect(await packagesLoaded('@toolhost/confirmation')).not.toContain('ajv');
+      expect(await packagesLoaded('@toolhost/confirmation', validate('mod'))).toEqual(expect.arrayContaining(['ajv', 'ajv-formats']));
+      // The CommonJS build: required from an ES module, through node:module.
+      const requireIt = `const confirmation = mod.createRequire(import.meta.url)('@toolhost/confirmation');`;
+      expect(await packagesLoaded('node:module', requireIt)).not.toContain('ajv');
+      expect(await packagesLoaded('node:module', requireIt + validate('confirmation'))).toEqual(
+        expect.arrayContaining(['ajv', 'ajv-formats']),
+      );
+    },
+    4 * RUN_TIMEOUT_MS,
+  );
+
+  it(
+    '@toolhost/host loads no proper-lockfile, jose or ajv at import',
     async () => {
       const loaded = await packagesLoaded('@toolhost/host');
       expect(loaded).toContain('@modelcontextprotocol/client');
       expect(loaded).not.toContain('proper-lockfile');
+      expect(loaded).not.toContain('jose');
+      expect(loaded).not.toContain('ajv');
     },
     RUN_TIMEOUT_MS,
+  );
+
+  it(
+    'a bundle for Node still holds what the packages load late: it validates and signs with no node_modules',
+    async () => {
+      // What an application bundled with esbuild (a VS Code extension, a Lambda) ships: one file. ajv
+      // is required late only outside bundlers (the `module` condition of #load-ajv), jose is a
+      // literal import() that bundlers follow.
+      const folder = await mkdtemp(join(tmpdir(), 'toolhost-bundle-'));
+      try {
+        const contents = `
+import { validateToolArguments } from '@toolhost/confirmation';
+import { dpopKeyThumbprint, generateDpopKey } from '@toolhost/oauth/protocol';
+const result = validateToolArguments({ serverName: 'files', toolName: 'read', inputSchema: { type: 'object', required: ['path'] }, arguments: {} });
+const thumbprint = await dpopKeyThumbprint(await generateDpopKey());
+console.log(JSON.stringify({ code: result.valid ? undefined : result.error.code, thumbprint }));
+`;
+        await build({
+          stdin: { contents, resolveDir: HERE, loader: 'js' },
+          bundle: true,
+          platform: 'node',
+          format: 'esm',
+          outfile: join(folder, 'app.mjs'),
+          logLevel: 'silent',
+        });
+        // Without NODE_PATH: pnpm's bin scripts set it to the store's hoisted node_modules, where a
+        // require that escaped the bundle would still find ajv.
+        const env = { ...process.env, NODE_PATH: undefined };
+        const { stdout } = await promisify(execFile)(process.execPath, [join(folder, 'app.mjs')], {
+          cwd: folder,
+          env,
+          timeout: RUN_TIMEOUT_MS,
+        });
+        expect(JSON.parse(stdout)).toEqual({ code: 'INVALID_TOOL_ARGUMENTS', thumbprint: expect.stringMatching(/^[\w-]{43}$/) });
+      } finally {
+        await rm(folder, { recursive: true, force: true });
+      }
+    },
+    2 * RUN_TIMEOUT_MS,
   );
 });
