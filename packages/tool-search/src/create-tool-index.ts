@@ -1,0 +1,24 @@
+import { ToolIndex, type ToolIndexOptions } from './tool-index.js';
+import type { ToolSearchInput } from './tool-search-entry.js';
+
+/**
+ * Build the built-in tool index over `tools`: the host's tool definitions (`host.listTools()`) or
+ * {@link ToolSearchEntry} objects. Its `search({ query, limit })` answers the best tools first as
+ * `{ name, serverName, toolName, score }`, synchronously, offline and deterministically; it is
+ * also a {@link ToolRanker} for {@link ToolSearch}. Build a new one when the tools change (a few
+ * milliseconds for hundreds of tools).
+ *
+ * Throws a {@link ToolSearchError} (`INVALID_OPTIONS`) when an entry lacks a name, server name or
+ * tool name, two entries share a name, or a field weight is not a finite number of at least 0.
+ *
+ * @example
+ * ```ts
+ * const index = createToolIndex(host.listTools());
+ * for (const tool of index.search({ query: 'bump the PR branch', limit: 5 })) {
+ *   console.log(`${tool.name} (${tool.serverName}) ${tool.score.toFixed(2)}`);
+ * }
+ * ```
+ */
+export function createToolIndex(tools: readonly ToolSearchInput[], options: ToolIndexOptions = {}): ToolIndex {
+  return new ToolIndex(tools, options);
+}
