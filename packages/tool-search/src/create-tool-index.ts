@@ -5,8 +5,8 @@ import type { ToolSearchInput } from './tool-search-entry.js';
  * Build the built-in tool index over `tools`: the host's tool definitions (`host.listTools()`) or
  * {@link ToolSearchEntry} objects. Its `search({ query, limit })` answers the best tools first as
  * `{ name, serverName, toolName, score }`, synchronously, offline and deterministically; it is
- * also a {@link ToolRanker} for {@link ToolSearch}. Build a new one when the tools change (a few
- * milliseconds for hundreds of tools).
+ * also a {@link ToolRanker} for {@link ToolSearch}. Building reads every tool's bounded text
+ * once (under a millisecond per tool): build a new index when the tools change, not per search.
  *
  * Throws a {@link ToolSearchError} (`INVALID_OPTIONS`) when an entry lacks a name, server name or
  * tool name, two entries share a name, or a field weight is not a finite number of at least 0.

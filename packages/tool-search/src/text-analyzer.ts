@@ -9,6 +9,8 @@ import { TOOL_SEARCH_LIMITS } from './tool-search-limits.js';
 export const SYNONYM_WEIGHT = 0.9;
 /** How much a related word (the vocabulary's one-way `related`) counts. */
 export const RELATED_WEIGHT = 0.6;
+/** Words whose stems an analyser remembers. */
+const MAX_CACHED_STEMS = 50_000;
 /** Phrases of the vocabulary are at most this many words long. */
 const MAX_PHRASE_WORDS = 4;
 
@@ -41,6 +43,10 @@ interface Token {
 export class TextAnalyzer {
   /** Phrase keys (stems joined by a space) of every multi-word entry of the vocabulary. */
   readonly #phrases = new Set<string>();
+  /** The first stem of every phrase: only where one of these stands can a phrase start. */
+  readonly #phraseStarts = new Set<string>();
+  /** Stems of the words seen, by word: tools and queries repeat their words, stemming is the costly part. */
+  readonly #stems = new Map<string, string>();
   /** Term → the terms that also express it, with their weight. */
   readonly #expansions = new Map<string, Map<string, number>>();
 
@@ -49,7 +55,10 @@ export class TextAnalyzer {
     const key = (entry: string): string | undefined => {
       const stems = this.#tokens(entry, TOOL_SEARCH_LIMITS.maxNameChars).map((token) => token.stem);
       if (stems.length === 0 || stems.length > MAX_PHRASE_WORDS) return undefined;
-      if (stems.length > 1) this.#phrases.add(stems.join(' '));
+      if (stems.length > 1) {
+        this.#phrases.add(stems.join(' '));
+        this.#phraseStarts.add(stems[0] as string);
+      }
       return stems.join(' ');
     };
     const link = (from: string, to: string, weight: number): void => {
@@ -96,7 +105,7 @@ export class TextAnalyzer {
     const concepts: QueryConcept[] = [];
     const seen = new Set<string>();
     for (const kind of entities.kinds) {
-      const term = stemWord(kind);
+      const term = this.#stem(kind);
       seen.add(term);
       concepts.push({ text: kind, terms: this.#expand(term) });
     }
@@ -127,20 +136,30 @@ export class TextAnalyzer {
 
   /** The known phrases that start at `index`, longest first. */
   #phrasesAt(tokens: readonly Token[], index: number): string[] {
+    const first = tokens[index];
+    if (first === undefined || !this.#phraseStarts.has(first.stem)) return [];
     const found: string[] = [];
-    if (this.#phrases.size === 0) return found;
-    for (let length = Math.min(MAX_PHRASE_WORDS, tokens.length - index); length >= 2; length -= 1) {
-      const key = tokens
-        .slice(index, index + length)
-        .map((token) => token.stem)
-        .join(' ');
-      if (this.#phrases.has(key)) found.push(key);
+    let key = first.stem;
+    const end = Math.min(MAX_PHRASE_WORDS, tokens.length - index);
+    for (let length = 2; length <= end; length += 1) {
+      key += ` ${(tokens[index + length - 1] as Token).stem}`;
+      if (this.#phrases.has(key)) found.unshift(key);
     }
     return found;
   }
 
   #tokens(text: string, maxChars: number): Token[] {
-    return splitWords(text, maxChars).map((word) => ({ word, stem: stemWord(word) }));
+    return splitWords(text, maxChars).map((word) => ({ word, stem: this.#stem(word) }));
+  }
+
+  /** `stemWord(word)`, remembered (at most `MAX_CACHED_STEMS` words: the cache is bounded whatever the tools say). */
+  #stem(word: string): string {
+    let stem = this.#stems.get(word);
+    if (stem === undefined) {
+      stem = stemWord(word);
+      if (this.#stems.size < MAX_CACHED_STEMS) this.#stems.set(word, stem);
+    }
+    return stem;
   }
 }
 
