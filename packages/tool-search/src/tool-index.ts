@@ -14,7 +14,7 @@ import { TOOL_SEARCH_LIMITS } from './tool-search-limits.js';
 import { toolText, type ToolText } from './tool-text.js';
 
 /** The parts of a tool's text, as weighted by {@link ToolFieldWeights}. */
-export type ToolField = keyof ToolText;
+export type ToolField = 'name' | 'title' | 'description' | 'parameters' | 'server';
 
 /** How much a match in each part of a tool's text counts (a BM25 score per part, times its weight). */
 export type ToolFieldWeights = Readonly<Record<ToolField, number>>;

@@ -30,6 +30,6 @@ export interface ToolSearchEntry {
 
 /**
  * What an index accepts for one tool: a {@link ToolSearchEntry}, or a host's tool definition as
- * `McpToolHost.listTools()` gives it (`originalName` is its tool name on the server).
+ * `host.servers.listTools()` gives it (`originalName` is its tool name on the server).
  */
 export type ToolSearchInput = ToolSearchEntry | HostToolDefinition;

@@ -2,7 +2,7 @@ import type { ToolSearchEntry } from './tool-search-entry.js';
 import { splitWords } from './split-words.js';
 import { TOOL_SEARCH_LIMITS } from './tool-search-limits.js';
 
-/** The searchable text of one tool, by field, each part already cut to its bound. */
+/** The searchable text of one tool, by field (one per `ToolField`), each part already cut to its bound. */
 export interface ToolText {
   /** The tool's name on its server, and the model-facing name when that says more. */
   readonly name: string;
