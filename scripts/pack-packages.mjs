@@ -5,8 +5,8 @@
 // Usage: node scripts/pack-packages.mjs [--out <folder>] [--no-build]
 //   --out       where the .tgz files go (default .tmp/packages)
 //   --no-build  pack what is already built
-// It ends by printing, for @toolhost/host and each adapter, the npm install command with every
-// tarball that package needs.
+// It ends by printing the npm install command, with every tarball needed, for @toolhost/host with
+// the `toolhost` command (@toolhost/cli), and for each adapter.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -65,7 +65,7 @@ for (const pkg of packages) {
 console.log(`\nPacked ${tarballs.size} packages into ${OUT}:`);
 for (const file of tarballs.values()) console.log(`  ${file.split(/[\\/]/).pop()}`);
 
-/** A package and every @toolhost package it depends on, dependencies first. */
+/** A package and every @toolhost package it depends on, dependencies first (`seen`: already listed). */
 function closure(name, seen = new Set()) {
   if (seen.has(name)) return [];
   seen.add(name);
@@ -74,10 +74,18 @@ function closure(name, seen = new Set()) {
   return [...pkg.dependsOn.flatMap((dependency) => closure(dependency, seen)), name];
 }
 
-console.log('\nInstall one of them in any project (every @toolhost tarball it needs, plus its peer dependencies):');
-for (const name of ['@toolhost/host', ...packages.map((pkg) => pkg.name).filter((name) => name.startsWith('@toolhost/adapter-'))]) {
-  const pkg = byName.get(name);
-  if (!pkg) continue;
-  const files = closure(name).map((dependency) => tarballs.get(dependency));
-  console.log(`\n  # ${name}\n  npm install ${[...files, ...pkg.peers].join(' ')}`);
+console.log('\nInstall in any project (every @toolhost tarball needed, plus the peer dependencies):');
+const groups = [
+  ['@toolhost/host', '@toolhost/cli'],
+  ...packages
+    .map((pkg) => pkg.name)
+    .filter((name) => name.startsWith('@toolhost/adapter-'))
+    .map((name) => [name]),
+];
+for (const names of groups) {
+  if (!names.every((name) => byName.has(name))) continue;
+  const seen = new Set();
+  const files = names.flatMap((name) => closure(name, seen)).map((dependency) => tarballs.get(dependency));
+  const peers = names.flatMap((name) => byName.get(name).peers);
+  console.log(`\n  # ${names.join(' and ')}\n  npm install ${[...files, ...peers].join(' ')}`);
 }

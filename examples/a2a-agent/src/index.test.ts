@@ -169,6 +169,8 @@ describe('examples/a2a-agent', () => {
     expect(agent.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/$/);
     expect(agent.output()).toContain(`Web chat: ${agent.url}#token=${TOKEN}`);
     expect(agent.output()).toContain('Bearer token: the one given with --token');
+    // The banner says what the model gets, from which servers.
+    expect(agent.output()).toMatch(/\nMCP: the model gets \d+ tools \(1 of 1 configured server connected: "basic"\)\.\nModel: scripted\n/);
     expect(agent.generatedToken).toBeUndefined();
     const page = await fetch(agent.url);
     expect(page.headers.get('content-type')).toMatch(/^text\/html/);

@@ -129,9 +129,15 @@ async function main(): Promise<void> {
     ...(vendor.adapter ? { adapter: vendor.adapter } : {}),
   };
   const host = await McpToolHost.create(options);
-  host.on('warning', (warning) => console.error(`Warning: ${warning.message}`));
-  const status = await host.discover();
-  const connected = status.servers.filter((server) => server.status === 'CONNECTED').length;
+  // The settings' warnings are in the discovery summary of the banner; the others (a look-alike
+  // sign-in host) are printed as they come.
+  const inSummary = new Set(host.servers.status().warnings.map((warning) => warning.message));
+  let discovering = true;
+  host.on('warning', (warning) => {
+    if (!(discovering && inSummary.has(warning.message))) console.error(`Warning: ${warning.message}`);
+  });
+  const report = await host.discover();
+  discovering = false;
   const server = createA2aServer({
     host,
     model: vendor.model,
@@ -161,7 +167,9 @@ async function main(): Promise<void> {
       ? `Bearer token (generated for this run; --token or A2A_AGENT_TOKEN sets one): ${bearerToken}`
       : `Bearer token: the one given with ${tokenSource}`,
     ...(existsSync(webDir) ? [`Web chat: ${url}#token=${encodeURIComponent(bearerToken)}`] : []),
-    `Model: ${values.model}; ${connected}/${status.servers.length} MCP server(s) connected, ${host.servers.listTools().length} tool(s).`,
+    // What the model gets, and why a server was skipped (an untrusted folder, a failed start, a sign-in).
+    report.summary,
+    `Model: ${values.model}`,
   ];
   console.log(banner.join('\n'));
   const stop = () => {

@@ -55,16 +55,20 @@ export async function runChatExample<TItem, TTool, TResponse, TToolResults>(
     },
   });
   host.on('tool-call-update', (toolCall) => printToolCall(terminal, toolCall));
-  host.on('warning', (warning) => terminal.print(`Warning: ${warning.message}`));
+  // The settings' warnings are in the discovery summary; the others (after a reload, a look-alike
+  // sign-in host) are printed as they come.
+  const inSummary = new Set(host.servers.status().warnings.map((warning) => warning.message));
+  let discovering = true;
+  host.on('warning', (warning) => {
+    if (!(discovering && inSummary.has(warning.message))) terminal.print(`Warning: ${warning.message}`);
+  });
   try {
     terminal.print('Connecting to MCP servers…');
-    const status = await host.discover();
-    const connected = status.servers.filter((server) => server.status === 'CONNECTED').length;
-    terminal.print(
-      status.servers.length === 0
-        ? `No MCP servers configured: add "mcpServers" to ./${appDir}/settings.json or ~/${appDir}/settings.json.`
-        : `${connected}/${status.servers.length} MCP server(s) connected, ${host.servers.listTools().length} tool(s).`,
-    );
+    const report = await host.discover();
+    discovering = false;
+    // What the model gets, and why a server was skipped (an untrusted folder, a failed start, a sign-in).
+    terminal.print(report.summary);
+    if (report.servers.length === 0) terminal.print(`Add "mcpServers" to ./${appDir}/settings.json or ~/${appDir}/settings.json.`);
     terminal.print(`Chatting with ${model}. Type /help for commands, /mcp for the server status, /quit to leave.`);
     await runChat({ host, model: options.createModel({ apiKey, model }), terminal });
   } finally {

@@ -203,7 +203,12 @@ describe('the hosts', () => {
   it('closes a host after --idle-seconds without a request', async () => {
     const app = await start(['--idle-seconds', '1']);
     expect((await api(app.url, ALICE, 'GET', '/tools')).status).toBe(200);
-    expect(app.output()).toContain('host opened for user "alice"');
+    // The log says what the user's model gets (waited for: the log and the answer come on two streams).
+    await waitForOutput(
+      app.child,
+      app.output,
+      /host opened for user "alice"\nMCP: the model gets \d+ tools \(1 of 1 configured server connected: "\w+"\)\.\n/,
+    );
     await waitForOutput(app.child, app.output, /host closed for user "alice" \(idle\)/);
     expect(await app.stop()).toBe(0);
   });

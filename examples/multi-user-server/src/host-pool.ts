@@ -41,8 +41,16 @@ export interface HostPoolOptions {
   readonly settings: HostSettings;
   readonly maxHosts: number;
   readonly idleMs: number;
-  /** Told when a host is opened or closed (for logs). */
-  readonly onEvent?: (event: { readonly kind: 'opened' | 'closed'; readonly user: string; readonly why?: string }) => void;
+  /**
+   * Told when a host is opened or closed (for logs); an opened host comes with its discovery
+   * `summary` (what the model gets, each server skipped and why).
+   */
+  readonly onEvent?: (event: {
+    readonly kind: 'opened' | 'closed';
+    readonly user: string;
+    readonly why?: string;
+    readonly summary?: string;
+  }) => void;
 }
 
 /** The per-user hosts. */
@@ -132,8 +140,8 @@ export class HostPool {
         clientInfo: { name: 'toolhost-multi-user-server', version: '0.0.0' },
       });
       host.on('confirmation-pending', (request) => listeners.get(request.toolCallId)?.(request));
-      await host.discover();
-      this.#options.onEvent?.({ kind: 'opened', user });
+      const report = await host.discover();
+      this.#options.onEvent?.({ kind: 'opened', user, summary: report.summary });
       return { host, stores };
     })();
     const entry: Entry = { user, ready, listeners, leases: 0, lastUsed: Date.now(), idleTimer: undefined, closing: false };

@@ -24,7 +24,10 @@ async function main(): Promise<void> {
     settings,
     maxHosts: config.maxHosts,
     idleMs: config.idleMs,
-    onEvent: (event) => console.error(`host ${event.kind} for user ${JSON.stringify(event.user)}${event.why ? ` (${event.why})` : ''}`),
+    onEvent: (event) =>
+      console.error(
+        `host ${event.kind} for user ${JSON.stringify(event.user)}${event.why ? ` (${event.why})` : ''}${event.summary ? `\n${event.summary}` : ''}`,
+      ),
   });
   const pending = new PendingCalls(backend.keyv, config.confirmationTtlMs, config.maxPendingCalls);
   let api: Awaited<ReturnType<typeof startApiServer>>;

@@ -73,9 +73,10 @@ async function main(): Promise<void> {
 
   try {
     heading('1. Discovery');
-    await host.discover();
+    // What the model gets, and each server skipped with why: print it, or a model without tools goes unexplained.
+    const report = await host.discover();
+    console.log(`  ${report.summary.replaceAll('\n', '\n  ')}`);
     const tools = host.servers.listTools();
-    console.log(`  ${tools.length} tools from ${new Set(tools.map((tool) => tool.serverName)).size} servers.`);
     console.log(`  "echo" exists on both servers: the first in the settings keeps the bare name,`);
     console.log(
       `  the other is registered as "${tools.find((tool) => tool.serverName === 'everything' && tool.originalName === 'echo')?.name}".`,

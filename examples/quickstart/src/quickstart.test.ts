@@ -14,7 +14,7 @@ describe('quickstart', () => {
     const { stdout, stderr } = await run(process.execPath, [entry], { timeout: 60_000, env: { ...process.env, NO_COLOR: '1' } });
     expect(stderr).toBe('');
     // Discovery and the name conflict.
-    expect(stdout).toMatch(/\d+ tools from 2 servers\./);
+    expect(stdout).toMatch(/MCP: the model gets \d+ tools \(2 of 2 configured servers connected: "fixture", "everything"\)\./);
     expect(stdout).toContain('registered as "everything__echo"');
     // The status view.
     expect(stdout).toContain('📡 fixture (CONNECTED)');

@@ -54,10 +54,10 @@ describe('toolhost mcp list: live status', () => {
     expect(lines).toContain(`✓ events: ${sse.url} (sse) - Connected (MCP 2025-11-25) [project]`);
     const missing = lines.indexOf('✗ missing: toolhost-no-such-command-xyz --serve (stdio) - Disconnected [project]');
     expect(missing).toBeGreaterThan(1);
-    expect(lines[missing + 1]).toMatch(/^ {4}Reason: .*toolhost-no-such-command-xyz.*ENOENT/);
+    expect(lines[missing + 1]).toMatch(/^ {4}Reason: .*'toolhost-no-such-command-xyz': the command was not found on PATH/);
     const closed = lines.indexOf(`✗ closed: http://127.0.0.1:${port}/mcp (http) - Disconnected [project]`);
     expect(closed).toBeGreaterThan(1);
-    expect(lines[closed + 1]).toMatch(/^ {4}Reason: .*'closed'/);
+    expect(lines[closed + 1]).toMatch(/^ {4}Reason: .*'closed'.* could not be reached: connection refused at 127\.0\.0\.1:/);
     // The fixture really saw the handshake, and the session was ended.
     expect(http.requests.flatMap((request) => request.rpcMethods)).toContain('initialize');
     expect(http.requests.filter((request) => request.method === 'DELETE')).toHaveLength(1);

@@ -1,5 +1,5 @@
 import type { LoadedServer } from '@toolhost/config';
-import { DEFAULT_PROBE_TIMEOUT_MS, McpServerStatus, probeServer, type StderrEvent, type TransportOptions } from '@toolhost/discovery';
+import { McpServerStatus, probeServer, probeTimeoutMs, type StderrEvent, type TransportOptions } from '@toolhost/discovery';
 import { createAuthProvider, type TokenStore } from '@toolhost/oauth';
 import { usesOAuthSignIn } from './auth-status-rows.js';
 import type { ServerConnectionCheck, ServerConnectionResult } from './server-status.js';
@@ -10,7 +10,7 @@ export interface ProbeConnectionCheckOptions {
   readonly tokenStore: TokenStore;
   /** Environment a stdio server inherits (cleaned of secrets by the transport). @default process.env */
   readonly env?: Readonly<Record<string, string | undefined>>;
-  /** Timeout of a server whose entry has no `timeout`, in milliseconds. @default 5000 */
+  /** Timeout of a server whose entry has no `timeout`, in milliseconds. @default 5000 (60000 for `npx`, `uvx`..., see `probeTimeoutMs`) */
   readonly defaultTimeoutMs?: number;
   /**
    * The command named in "needs authentication" reasons, without the server name
@@ -33,7 +33,9 @@ const AUTH_CODES = new Set(['AUTH_REQUIRED', 'REFRESH_FAILED', 'STEP_UP_LIMIT'])
 /**
  * The live check of `mcp list`: one real connection attempt through `probeServer` of
  * `@toolhost/discovery` (initialize, then a ping whose failure is ignored), closed right away.
- * The timeout is the entry's `timeout`, else 5000 ms, as in Gemini CLI. A remote server with a
+ * The timeout is the entry's `timeout`, else 5000 ms as in Gemini CLI, or 60000 ms for a command
+ * started through a package runner (`npx -y …`, `uvx`...), whose first start may download the
+ * package; such a runner is let finish its install when the probe closes it. A remote server with a
  * stored OAuth token (or a Google `authProviderType`) gets its OAuth provider; no browser flow
  * ever starts: a server that needs a sign-in is reported as disconnected with a hint.
  */
@@ -48,7 +50,7 @@ export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions)
       ...(await authOptions(server, options.tokenStore, authCommand)),
     };
     const result = await probeServer(server.name, server.config, {
-      timeoutMs: server.config.timeout ?? options.defaultTimeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS,
+      timeoutMs: probeTimeoutMs(server.config, options.defaultTimeoutMs),
       clientInfo: { name: 'toolhost-mcp-list', version: '0.0.1' },
       transportOptions,
     });
@@ -67,7 +69,7 @@ export function createProbeConnectionCheck(options: ProbeConnectionCheckOptions)
     if (error && (AUTH_CODES.has(error.code) || AUTH_CODES.has(error.causeCode ?? ''))) {
       return { state: 'disconnected', reason: `needs authentication: run "${authCommand} ${server.name}".`, needsAuthentication: true };
     }
-    return { state: 'disconnected', reason: error?.message };
+    return { state: 'disconnected', reason: error?.message, ...(error?.detail ? { detail: error.detail } : {}) };
   };
 }
 

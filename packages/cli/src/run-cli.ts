@@ -34,7 +34,7 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     )
     .addHelpText(
       'after',
-      '\nGlobal option:\n  --debug  print what stdio servers write to stderr while a command connects to them\n           (escaped, as "[DEBUG] [MCP STDERR (<server>)]: <line>")\n',
+      '\nGlobal option:\n  --debug  print what stdio servers write to stderr while a command connects to them\n           (escaped, as "[DEBUG] [MCP STDERR (<server>)]: <line>"), and the technical\n           detail behind a failure (the error\'s cause chain, as "Detail: ...")\n',
     )
     .exitOverride()
     .configureOutput({

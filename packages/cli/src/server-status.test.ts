@@ -34,7 +34,7 @@ describe('collectServerStatuses and formatServerLine', () => {
         '✗ down: http://127.0.0.1:1/sse (sse) - Disconnected [user]',
         '⛔ off: x (stdio) - Blocked (in mcp.excluded) [user]',
       ]);
-      expect(statuses.flatMap(formatServerRow)).toEqual([
+      expect(statuses.flatMap((row) => formatServerRow(row))).toEqual([
         '✓ up: node s.js (stdio) - Connected [user]',
         '✗ down: http://127.0.0.1:1/sse (sse) - Disconnected [user]',
         '    Reason: refused by peer',
@@ -67,7 +67,7 @@ describe('untrusted project servers', () => {
         return { state: 'connected' };
       });
       expect(checked).toEqual(['mine']);
-      expect(statuses.flatMap(formatServerRow)).toEqual([
+      expect(statuses.flatMap((row) => formatServerRow(row))).toEqual([
         '✓ mine: mine (stdio) - Connected [user]',
         '⛔ cloned: sh evil.sh (stdio) - Blocked (project folder not trusted: run "toolhost trust") [project]',
       ]);

@@ -10,6 +10,8 @@ export interface ServerConnectionResult {
   readonly state: ServerConnectionState;
   /** Why the server could not be connected (one line, for people); absent when connected. */
   readonly reason?: string | undefined;
+  /** The technical detail behind `reason` (the error's cause chain), shown with `--debug`. */
+  readonly detail?: string | undefined;
   /** True when the server refused because it needs an OAuth sign-in (`toolhost mcp auth <name>`). */
   readonly needsAuthentication?: boolean | undefined;
   /** The MCP revision negotiated, when connected (`2026-07-28`, `2025-11-25`, ...). */
@@ -65,6 +67,8 @@ export interface ServerStatusRow {
   readonly status: ServerListStatus;
   /** Why a live check failed (only with status `disconnected`). */
   readonly reason?: string | undefined;
+  /** The technical detail behind `reason`, shown with `--debug`. */
+  readonly detail?: string | undefined;
   /** True when a live check failed because the server needs an OAuth sign-in. */
   readonly needsAuthentication?: boolean | undefined;
   /** The MCP revision negotiated by a live check that connected. */
@@ -87,13 +91,19 @@ export async function collectServerStatuses(settings: LoadedSettings, check?: Se
       }));
       if (result.state === 'connected')
         return { server, status: 'connected', ...(result.protocolVersion ? { protocolVersion: result.protocolVersion } : {}) };
-      return { server, status: 'disconnected', reason: result.reason, needsAuthentication: result.needsAuthentication === true };
+      return {
+        server,
+        status: 'disconnected',
+        reason: result.reason,
+        ...(result.detail ? { detail: result.detail } : {}),
+        needsAuthentication: result.needsAuthentication === true,
+      };
     }),
   );
 }
 
 /** Longest reason shown under a disconnected server; the rest is cut with `…`. */
-export const MAX_REASON_LENGTH = 240;
+export const MAX_REASON_LENGTH = 480;
 
 /**
  * A reason made fit for one line: whitespace folded, cut to {@link MAX_REASON_LENGTH} characters,
@@ -104,13 +114,22 @@ export function shortenReason(reason: string): string {
   return folded.length > MAX_REASON_LENGTH ? `${folded.slice(0, MAX_REASON_LENGTH - 1)}…` : folded;
 }
 
+/** Longest technical detail shown by `--debug`. */
+const MAX_DETAIL_LENGTH = 2000;
+
 /**
  * The lines of one row of `mcp list`: {@link formatServerLine}, then, for a disconnected server
- * with a known reason, an indented `Reason: …` line below it (the first line keeps the seeds' format).
+ * with a known reason, an indented `Reason: …` line below it (the first line keeps the seeds' format);
+ * with `debug`, also the technical detail behind the reason in a `Detail: …` line.
  */
-export function formatServerRow(row: ServerStatusRow): string[] {
+export function formatServerRow(row: ServerStatusRow, options: { readonly debug?: boolean } = {}): string[] {
   const line = formatServerLine(row.server, row.status, row.protocolVersion ? `MCP ${row.protocolVersion}` : undefined);
-  return row.status === 'disconnected' && row.reason ? [line, `    Reason: ${shortenReason(row.reason)}`] : [line];
+  if (row.status !== 'disconnected' || !row.reason) return [line];
+  const lines = [line, `    Reason: ${shortenReason(row.reason)}`];
+  if (options.debug === true && row.detail) {
+    lines.push(`    Detail: ${escapeControlText(row.detail.replace(/\s+/g, ' ').trim(), { maxLength: MAX_DETAIL_LENGTH })}`);
+  }
+  return lines;
 }
 
 /**

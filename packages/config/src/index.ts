@@ -38,6 +38,7 @@ export {
   SETTINGS_FILE_NAME,
   SETTINGS_SCOPES,
   SYSTEM_DEFAULTS_FILE_NAME,
+  TOOLHOST_CLI_PACKAGE,
   TRUSTED_FOLDERS_FILE_NAME,
   formatToolhostCommand,
   getAppDirFromEnv,
@@ -48,8 +49,9 @@ export {
   getTrustStore,
   getTrustedFoldersFilePath,
   getWritableSettingsFilePath,
+  quoteShellWord,
 } from './settings-paths.js';
-export type { TrustStore, TrustStoreFormat } from './settings-paths.js';
+export type { FormatToolhostCommandOptions, TrustStore, TrustStoreFormat } from './settings-paths.js';
 export { getFolderTrust } from './get-folder-trust.js';
 export type { FolderTrust, FolderTrustOptions } from './get-folder-trust.js';
 export { setFolderTrust, setStoredFolderTrust, trustFolder, untrustFolder } from './set-folder-trust.js';

@@ -50,16 +50,37 @@ export function getAppDirFromEnv(env: Readonly<Record<string, string | undefined
   return value === undefined || value === '' ? undefined : value;
 }
 
+/** The npm package of the `toolhost` command line, as `npx` names it in hints. */
+export const TOOLHOST_CLI_PACKAGE = '@toolhost/cli';
+
+/** Options of {@link formatToolhostCommand}. */
+export interface FormatToolhostCommandOptions {
+  /**
+   * How the hint starts the command line. `'toolhost'`: its binary, for the command line's own
+   * messages (whoever reads them has it). `'npx'`: `npx @toolhost/cli`, for a program that embeds
+   * toolhost, whose user may not have `toolhost` on the PATH: npx runs the project's
+   * `@toolhost/cli` when it is installed (npm or pnpm), else the registry's, and never another
+   * package that happens to be called `toolhost`. @default 'toolhost'
+   */
+  readonly runner?: 'toolhost' | 'npx';
+}
+
 /**
  * A `toolhost` command line for hints, with `--app-dir <appDir>` when `appDir` is not the default
  * `.toolhost` (quoted for a POSIX shell when needed), so that the command acts on the same files.
  *
  * @example formatToolhostCommand('mcp auth github', '.gemini') // 'toolhost --app-dir .gemini mcp auth github'
+ * @example formatToolhostCommand('trust', undefined, { runner: 'npx' }) // 'npx @toolhost/cli trust'
  */
-export function formatToolhostCommand(command: string, appDir?: string): string {
-  if (appDir === undefined || appDir === DEFAULT_APP_DIR) return `toolhost ${command}`;
-  const quoted = /^[\w./~+-]+$/.test(appDir) ? appDir : `'${appDir.replaceAll("'", "'\\''")}'`;
-  return `toolhost --app-dir ${quoted} ${command}`;
+export function formatToolhostCommand(command: string, appDir?: string, options: FormatToolhostCommandOptions = {}): string {
+  const program = options.runner === 'npx' ? `npx ${TOOLHOST_CLI_PACKAGE}` : 'toolhost';
+  if (appDir === undefined || appDir === DEFAULT_APP_DIR) return `${program} ${command}`;
+  return `${program} --app-dir ${quoteShellWord(appDir)} ${command}`;
+}
+
+/** One word for a POSIX shell: as it is when it holds only safe characters, else single-quoted. */
+export function quoteShellWord(word: string): string {
+  return /^[\w./~+-]+$/.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`;
 }
 
 /** The format of a trusted-folders store: toolhost's own, or the one of Gemini CLI and Qwen Code. */

@@ -26,7 +26,7 @@ export type { ReconnectOptions } from './reconnect-delay.js';
 export { connectClient } from './connect-client.js';
 export type { TransportOptions, ConnectClientOptions, OpenedConnection } from './connect-client.js';
 export type { StderrEvent } from '@toolhost/transport';
-export { probeServer, DEFAULT_PROBE_TIMEOUT_MS } from './probe-server.js';
+export { probeServer, probeTimeoutMs, DEFAULT_PROBE_TIMEOUT_MS } from './probe-server.js';
 export { versionNegotiationOptions, isModernRevision, STDIO_PROBE_TIMEOUT_MS } from './version-negotiation.js';
 export type { ExcludedTool } from './discover-server.js';
 export { MAX_SKILLS_PER_SERVER, MAX_SKILL_FRONTMATTER_BYTES, declaresSkills } from './skill-listing.js';

@@ -37,6 +37,13 @@ export interface ServerErrorInfo {
   /** The {@link DiscoveryError} code. */
   code: string;
   /**
+   * The technical detail behind `message`, for a debug view: the error's `cause` chain as the
+   * SDK, Node.js or the network put it (`TypeError: fetch failed ← Error [ECONNREFUSED]: …`),
+   * secrets taken out, escaped and bounded (see `describeErrorChain` of `@toolhost/transport`).
+   * Absent when the error has no cause.
+   */
+  detail?: string | undefined;
+  /**
    * The stable `code` of the root cause: the deepest toolhost error (transport, OAuth...) in the
    * `cause` chain, e.g. `AUTH_REQUIRED` for an OAuth provider's refusal under a connect failure;
    * else the immediate cause's string code, when it has one.

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { Implementation } from '@modelcontextprotocol/client';
-import type { McpServerConfig } from '@toolhost/config';
+import { getServerTransport, type McpServerConfig } from '@toolhost/config';
+import { PACKAGE_RUNNER_START_TIMEOUT_MS, packageRunnerOf, slowStartAdvice } from '@toolhost/transport';
 import type { TransportOptions } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
 import { DEFAULT_CLIENT_INFO } from './mcp-server-manager.js';
@@ -13,9 +14,26 @@ import { errorInfo } from './server-state.js';
 /** Default timeout of {@link probeServer}, in milliseconds. */
 export const DEFAULT_PROBE_TIMEOUT_MS = 5_000;
 
+/**
+ * The time a probe gives a server whose entry sets no `timeout`: {@link DEFAULT_PROBE_TIMEOUT_MS},
+ * or `PACKAGE_RUNNER_START_TIMEOUT_MS` (60 s) for a stdio command started through a package runner
+ * (`npx`, `uvx`, `pnpm dlx`...), which may first download and install the package.
+ *
+ * @example
+ * probeTimeoutMs({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-memory'] }); // 60000
+ */
+export function probeTimeoutMs(config: McpServerConfig, fallbackMs: number = DEFAULT_PROBE_TIMEOUT_MS): number {
+  if (config.timeout !== undefined) return config.timeout;
+  const transport = getServerTransport(config);
+  const stdio = transport?.transport === 'stdio' && config.command !== undefined;
+  return stdio && packageRunnerOf(config.command ?? '', config.args) !== undefined
+    ? Math.max(fallbackMs, PACKAGE_RUNNER_START_TIMEOUT_MS)
+    : fallbackMs;
+}
+
 /** Options of {@link probeServer}. */
 export interface ProbeServerOptions {
-  /** Give up after this long. @default 5000 */
+  /** Give up after this long. @default the entry's `timeout`, else 5000 (60000 for `npx`, `uvx`... see {@link probeTimeoutMs}) */
   timeoutMs?: number;
   /** Name and version sent in `initialize`. @default { name: 'toolhost', version: '0.1.0' } */
   clientInfo?: Implementation;
@@ -44,16 +62,19 @@ export interface ProbeResult {
 /**
  * Try a real connection to one server with a short timeout (for `toolhost mcp list`), then
  * close it. A failing `ping` after the handshake is ignored: some servers do not implement it.
+ * A server started through a package runner (`npx -y …`) that is still installing when the time
+ * is up is let finish its install as it is closed (see `installGraceMs` of `@toolhost/transport`),
+ * so the probe never leaves a broken install behind; the next probe then finds it installed.
  */
 export async function probeServer(name: string, config: McpServerConfig, options: ProbeServerOptions = {}): Promise<ProbeResult> {
   const started = Date.now();
-  const timeoutMs = options.timeoutMs ?? DEFAULT_PROBE_TIMEOUT_MS;
+  const timeoutMs = options.timeoutMs ?? probeTimeoutMs(config);
   const abort = new AbortController();
   const timer = setTimeout(() => {
     abort.abort(
       new DiscoveryError({
         code: 'DISCOVERY_TIMEOUT',
-        message: `MCP server '${name}' did not answer within ${timeoutMs} ms.`,
+        message: `MCP server '${name}' did not answer within ${timeoutMs} ms. ${slowStartAdvice(config)}`,
         serverName: name,
       }),
     );

@@ -1,4 +1,5 @@
 import { ProtocolError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
+import { ToolhostError } from '@toolhost/contract';
 import type { Client, RequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
 import type { OpenConnection } from './manager-types.js';
@@ -91,9 +92,13 @@ export class ServerSession {
     } catch (error) {
       session.#closing = true;
       await client.close().catch(() => undefined);
+      // A transport error already names this server and says what happened: say it once.
+      const named = ToolhostError.isInstance(error) && (error as { serverName?: unknown }).serverName === options.serverName;
       throw new DiscoveryError({
         code: 'CONNECT_FAILED',
-        message: `Could not connect to MCP server '${options.serverName}': ${error instanceof Error ? error.message : String(error)}`,
+        message: named
+          ? error.message
+          : `Could not connect to MCP server '${options.serverName}': ${error instanceof Error ? error.message : String(error)}`,
         serverName: options.serverName,
         cause: error,
       });

@@ -7,6 +7,7 @@ import type { ServerDefinition, ServerErrorInfo, ServerSnapshot } from './manage
 import type { ListKind, ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import { rootCauseCode, rootCauseRetryable } from './root-cause-code.js';
+import { describeErrorChain } from '@toolhost/transport';
 
 /** Nothing offered. */
 export function emptyOfferings(): ServerOfferings {
@@ -17,9 +18,15 @@ export function emptyOfferings(): ServerOfferings {
 export function errorInfo(error: DiscoveryError): ServerErrorInfo {
   const causeCode = rootCauseCode(error);
   const causeRetryable = rootCauseRetryable(error);
+  // The detail starts below the errors that only repeat the message (a transport error it took over).
+  let cause = (error as { cause?: unknown }).cause;
+  for (let depth = 0; depth < 5 && (cause as { message?: unknown } | null | undefined)?.message === error.message; depth++) {
+    cause = (cause as { cause?: unknown }).cause;
+  }
   return {
     message: error.message,
     code: error.code,
+    ...(cause !== undefined ? { detail: describeErrorChain(cause) } : {}),
     ...(causeCode ? { causeCode } : {}),
     ...(causeRetryable !== undefined ? { causeRetryable } : {}),
   };

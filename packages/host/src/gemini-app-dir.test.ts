@@ -49,7 +49,7 @@ describe("McpToolHost with appDir '.gemini'", () => {
   it("lets Gemini CLI's trustedFolders.json decide, and runs the servers toolhost trust pinned", async () => {
     const [status, code, message] = await clonedStatus({ appDir: '.gemini' });
     expect([status, code]).toEqual(['BLOCKED', 'UNTRUSTED_PROJECT']);
-    expect(message).toContain('run "toolhost --app-dir .gemini trust" in');
+    expect(message).toContain('run "npx @toolhost/cli --app-dir .gemini trust" in');
 
     await geminiRules({ [join(root, 'work')]: 'TRUST_FOLDER', [project]: 'DO_NOT_TRUST' });
     expect((await clonedStatus({ appDir: '.gemini' })).slice(0, 2)).toEqual(['BLOCKED', 'UNTRUSTED_PROJECT']);
@@ -115,7 +115,7 @@ describe("McpToolHost with appDir '.gemini'", () => {
         const status = host.servers.status().servers.find((server) => server.name === 'secure');
         expect([status?.status, status?.errorCode]).toEqual(['DISCONNECTED', 'AUTH_REQUIRED']);
         expect(status?.lastError).toContain(
-          'requires authentication: run "toolhost --app-dir .gemini mcp auth secure" (or your host\'s equivalent)',
+          'requires authentication: run "npx @toolhost/cli --app-dir .gemini mcp auth secure" (or your host\'s equivalent)',
         );
       } finally {
         await host.close();

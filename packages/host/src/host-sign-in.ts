@@ -31,8 +31,8 @@ export interface HostSignInOptions {
   /** Reports what the user should know about a sign-in, such as a look-alike authorization host (the host's `warning` event). */
   readonly onWarning: (warning: HostWarning) => void;
   /**
-   * The command named in "sign in" hints, without the server name: `toolhost mcp auth`, or
-   * `toolhost --app-dir <appDir> mcp auth` when the tokens are in another folder.
+   * The command named in "sign in" hints, without the server name: `npx @toolhost/cli mcp auth`,
+   * or `npx @toolhost/cli --app-dir <appDir> mcp auth` when the tokens are in another folder.
    */
   readonly authCommand: string;
   /** The host's `fetch` for remote servers' MCP requests (`McpToolHostOptions.fetch`). @default globalThis.fetch */

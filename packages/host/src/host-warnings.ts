@@ -25,13 +25,7 @@ export function buildHostWarnings(input: {
     byFolder.set(server.untrustedProject.folder, entry);
   }
   for (const [folder, { trustCommand, names }] of byFolder) {
-    const list = names.map((name) => `"${name}"`).join(', ');
-    result.push({
-      code: 'UNTRUSTED_PROJECT',
-      message:
-        `${names.length === 1 ? 'MCP server' : `${names.length} MCP servers`} ${list} ${names.length === 1 ? 'comes' : 'come'} from the settings of the project folder ${folder}, ` +
-        `which is not trusted, so ${names.length === 1 ? 'it is' : 'they are'} not started. If you trust this folder, run "${trustCommand}" in ${folder}.`,
-    });
+    result.push({ code: 'UNTRUSTED_PROJECT', message: untrustedProjectMessage(names, folder, trustCommand) });
   }
   for (const server of input.servers) {
     if (server.blockedCode === 'CHANGED_SINCE_TRUSTED' && server.blockedReason !== undefined) {
@@ -41,6 +35,18 @@ export function buildHostWarnings(input: {
   for (const error of input.errors) result.push(fromConfig(error.code, error.message, error.serverName, error.filePath));
   for (const warning of input.warnings) result.push(fromConfig(warning.code, warning.message, warning.serverName, warning.filePath));
   return result.map((warning) => ({ ...warning, message: escapeControlText(warning.message) }));
+}
+
+/**
+ * Why the servers of one untrusted project folder are not started, and the command that trusts
+ * it. Not escaped: the caller escapes the whole message.
+ */
+export function untrustedProjectMessage(names: readonly string[], folder: string, trustCommand: string): string {
+  const list = names.map((name) => `"${name}"`).join(', ');
+  return (
+    `${names.length === 1 ? 'MCP server' : `${names.length} MCP servers`} ${list} ${names.length === 1 ? 'comes' : 'come'} from the settings of the project folder ${folder}, ` +
+    `which is not trusted, so ${names.length === 1 ? 'it is' : 'they are'} not started. If you trust this folder, run "${trustCommand}" in ${folder}.`
+  );
 }
 
 function fromConfig(code: string, message: string, serverName: string | undefined, filePath: string | undefined): HostWarning {

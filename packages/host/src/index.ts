@@ -34,6 +34,7 @@ export type { HostEvents, HostWarning, LogLevel, ServerStderrEvent } from './hos
 export type { HostServers, RequestOptions, ServerInstructions } from './host-servers.js';
 export type { SettingsReloadResult } from './host-server-set.js';
 export type { HostStatus, ServerStatusView, FormatStatusOptions } from './host-status.js';
+export type { ConnectedServer, DiscoveryReport, SkippedServer } from './discovery-report.js';
 export type { HostPrompts, PromptResult } from './host-prompts.js';
 export type { HostCommands } from './host-commands.js';
 export type { HostConfirmations, ConfirmationCheckParams } from './host-confirmations.js';

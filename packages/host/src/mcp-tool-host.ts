@@ -35,7 +35,7 @@ import { HostResources } from './host-resources.js';
 import { HostServerSet } from './host-server-set.js';
 import { HostServers, type RequestOptions } from './host-servers.js';
 import { HostSignIn } from './host-sign-in.js';
-import type { HostStatus } from './host-status.js';
+import { buildDiscoveryReport, type DiscoveryReport } from './discovery-report.js';
 import { buildHostWarnings } from './host-warnings.js';
 import { resolveServers, type ResolvedServers } from './resolve-servers.js';
 import { SettingsWatcher } from './settings-watcher.js';
@@ -148,6 +148,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly #skillSettings: SkillSettings;
   #skillTool: { readonly key: string; readonly tool: HostProvidedTool } | undefined;
   readonly #onConnectionError: 'throw' | 'warn';
+  /** The settings folder the `toolhost` command line must be pointed at in hints (none for the `settings` option). */
+  readonly #cliAppDir: string | undefined;
   readonly #taskRegistry: TaskRegistry | undefined;
   #callCounter = 0;
 
@@ -162,6 +164,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.#extensions = this.#skillSettings.enabled ? { [SKILLS_EXTENSION_ID]: {}, ...options.extensions } : options.extensions;
     this.#limits = options.limits;
     this.#onConnectionError = options.onConnectionError ?? 'warn';
+    this.#cliAppDir = options.settings ? undefined : options.appDir;
     this.#rootsController = new RootsController({
       folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
     });
@@ -169,7 +172,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const auth = new HostSignIn({
       servers: () => this.#core.servers,
       tokenStore,
-      authCommand: formatToolhostCommand('mcp auth', options.settings ? undefined : options.appDir),
+      // Through npx, like the default trustCommand: the host's user may not have `toolhost` on the PATH.
+      authCommand: formatToolhostCommand('mcp auth', this.#cliAppDir, { runner: 'npx' }),
       ui,
       onAuthorizationUrl: (event) => events.emit('sign-in-start', event),
       onWarning: (warning) => events.emit('warning', warning),
@@ -279,11 +283,22 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    * the settings block (an untrusted project folder) are reported in `warnings` and as `warning`
    * events, naming the command that trusts the folder.
    *
+   * Returns a {@link DiscoveryReport}: the status (`servers`, `warnings`), the number of tools the
+   * model gets, the servers that connected and those skipped with why and what to do, and a
+   * `summary` to print, so that a user whose model is offered no tools (an untrusted project
+   * folder, a server that failed to start) is told why. The host never prints it itself.
+   *
+   * @example
+   * ```ts
+   * const report = await host.discover();
+   * console.log(report.summary); // MCP: the model gets 14 tools (2 of 3 configured servers connected: ...); skipped: ...
+   * ```
+   *
    * @throws HostError `CONNECT_FAILED` with `onConnectionError: 'throw'`, after every server was
    * tried, when one or more enabled, unblocked servers are not connected; the message names each
    * with its reason.
    */
-  async discover(_options: RequestOptions = {}): Promise<HostStatus> {
+  async discover(_options: RequestOptions = {}): Promise<DiscoveryReport> {
     this.#core.assertOpen();
     for (const warning of this.#core.warnings) this.#core.events.emit('warning', warning);
     await this.#core.manager.discoverAll();
@@ -294,7 +309,12 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       }
     }
     if (this.#onConnectionError === 'throw') this.#throwOnFailedServers();
-    return this.#core.status();
+    return buildDiscoveryReport({
+      status: this.#core.status(),
+      servers: this.#core.serversByName,
+      toolCount: this.#definitions(undefined).length,
+      appDir: this.#cliAppDir,
+    });
   }
 
   /**

@@ -173,7 +173,7 @@ describe.each([
     expect(refused.code).toBe('AUTH_REQUIRED');
     expect(refused.error).toContain(JSON.stringify(as1.url));
     expect(refused.error).toContain(JSON.stringify(as2.url));
-    expect(refused.error).toContain('toolhost mcp auth moving');
+    expect(refused.error).toContain('npx @toolhost/cli mcp auth moving');
     // The refusal is an answer: the server stays connected.
     expect(host.servers.status().servers[0]?.status).toBe('CONNECTED');
     expect(as2.registered).toEqual([]);

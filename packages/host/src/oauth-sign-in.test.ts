@@ -71,7 +71,7 @@ describe('OAuth sign-in through McpToolHost', () => {
     expect(server?.needsAuthentication).toBe(true);
     // The OAuth provider is passed although no token is stored; its AUTH_REQUIRED survives transport and discovery.
     expect(server?.errorCode).toBe('AUTH_REQUIRED');
-    expect(server?.lastError).toContain('requires authentication: run "toolhost mcp auth secure" (or your host\'s equivalent)');
+    expect(server?.lastError).toContain('requires authentication: run "npx @toolhost/cli mcp auth secure" (or your host\'s equivalent)');
     expect(urls).toEqual([]);
   });
 

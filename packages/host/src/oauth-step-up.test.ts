@@ -137,7 +137,7 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
       expect(refused.error?.code).toBe('AUTH_REQUIRED');
       expect(refused.error?.serverName).toBe('secure');
       expect(refused.display).toContain('needs more permissions (scope "mcp:tools mcp:admin")');
-      expect(refused.display).toContain('run "toolhost mcp auth secure"');
+      expect(refused.display).toContain('run "npx @toolhost/cli mcp auth secure"');
       expect(refused.toolCall).toMatchObject({ status: 'FAILED', error: { type: 'AUTH_REQUIRED' } });
       expect(servers.requestedScopes).toHaveLength(1);
       expect(authUrls).toHaveLength(1);
@@ -173,7 +173,7 @@ describe('OAuth step-up (403 insufficient_scope) through McpToolHost', () => {
       expect(result.error?.code).toBe('STEP_UP_LIMIT');
       expect(result.error?.serverName).toBe('secure');
       expect(result.display).toContain('MCP server "secure" still refuses to call tool "admin-op" with insufficient_scope');
-      expect(result.display).toContain('toolhost mcp auth secure');
+      expect(result.display).toContain('npx @toolhost/cli mcp auth secure');
       // The initial sign-in plus exactly one step-up: no loop.
       expect(servers.requestedScopes).toHaveLength(2);
       expect(scopesOf(servers.requestedScopes[1])).toEqual(['mcp:admin', 'mcp:tools']);

@@ -102,9 +102,10 @@ export interface SettingsSource {
    */
   readonly trustProject?: boolean | 'auto';
   /**
-   * The command named in `UNTRUSTED_PROJECT` messages, i.e. how the user of this host trusts a
-   * folder (`"/trust"`, `"myapp trust"`).
-   * @default 'toolhost trust', or 'toolhost --app-dir <appDir> trust' for another `appDir`
+   * The command named in `UNTRUSTED_PROJECT` and `CHANGED_SINCE_TRUSTED` messages, i.e. how the
+   * user of this host trusts a folder (`"/trust"`, `"myapp trust"`). The default runs the
+   * `toolhost` command line through npx, which works whether or not `toolhost` is on the PATH.
+   * @default 'npx @toolhost/cli trust', or 'npx @toolhost/cli --app-dir <appDir> trust' for another `appDir`
    */
   readonly trustCommand?: string;
 }
@@ -193,7 +194,7 @@ export async function resolveServers(source: SettingsSourceWithStores): Promise<
         server.blockReason?.code === 'UNTRUSTED_PROJECT' && server.blockReason.projectFolder !== undefined
           ? {
               folder: server.blockReason.projectFolder,
-              trustCommand: server.blockReason.trustCommand ?? formatToolhostCommand('trust', source.appDir),
+              trustCommand: server.blockReason.trustCommand ?? defaultTrustCommand(source.appDir),
             }
           : undefined,
       disabled: !server.enabled,
@@ -237,7 +238,17 @@ export function settingsLoadOptions(
     ...(source.systemDefaultsPath !== false ? { systemDefaultsPath: location.systemDefaultsPath } : {}),
     ...(source.envFile !== undefined ? { envFile: source.envFile } : {}),
     ...(source.trustProject !== undefined ? { projectTrust: source.trustProject } : {}),
-    ...(source.trustCommand !== undefined ? { trustCommand: source.trustCommand } : {}),
+    trustCommand: source.trustCommand ?? defaultTrustCommand(location.appDir),
     ...(source.stores?.trust !== undefined ? { trustStore: source.stores.trust } : {}),
   };
+}
+
+/**
+ * The default `trustCommand`: the `toolhost trust` command line through npx (`npx @toolhost/cli
+ * trust`). The user of a program that embeds the host may not have `toolhost` on the PATH (a
+ * project that installed `@toolhost/cli` has it in `node_modules/.bin` only, one that did not
+ * lacks it), and a bare `npx toolhost` would run whatever package the registry holds under that name.
+ */
+export function defaultTrustCommand(appDir: string | undefined): string {
+  return formatToolhostCommand('trust', appDir, { runner: 'npx' });
 }

@@ -106,7 +106,7 @@ describe('secrets in errors, views and events', () => {
     const events = record(host);
     await host.discover();
     const [server] = host.servers.status().servers;
-    expect(server?.lastError).toContain(`MCP server 'closed' (http://127.0.0.1:${port}/mcp?token=***&region=***) could not be connected`);
+    expect(server?.lastError).toContain(`MCP server 'closed' (http://127.0.0.1:${port}/mcp?token=***&region=***) could not be reached`);
     expect(await everythingShown(host, events)).not.toContain('sk-SECRET');
   });
 });

@@ -1,9 +1,11 @@
 import type { Client } from '@modelcontextprotocol/client';
 import type { McpServerConfig } from '@toolhost/config';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import { maskUrl } from '@toolhost/contract';
 import { createSseTransport, createTransport } from './create-transport.js';
+import { escapeControlText, maskUrl } from '@toolhost/contract';
+import { describeNetworkFailure } from './describe-network-failure.js';
 import { httpStatusOf, mapConnectError, versionMismatchOf } from './map-connect-error.js';
+import { redactSecrets } from './redact-secrets.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
 import { TransportError } from './transport-error.js';
 import type { TransportHandle, TransportOptions } from './transport-options.js';
@@ -51,7 +53,7 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
     timeoutMs,
     protocolVersion: config.protocolVersion,
     // Masked: the URL goes into messages and the error's `url`, and its query may hold a token.
-    ...(target.kind === 'stdio' ? { command: target.command } : { url: maskUrl(target.url.href) }),
+    ...(target.kind === 'stdio' ? { command: target.command, args: config.args ?? [] } : { url: maskUrl(target.url.href) }),
   };
   const attempt = async (handle: TransportHandle): Promise<unknown> => {
     // The SDK's version probe (`server/discover`, up to its own probe timeout) does not listen to
@@ -102,6 +104,16 @@ export async function connectTransport(options: ConnectTransportOptions): Promis
   if (sseError === undefined) return connected(sse, true);
   // Stopped while the fallback waited (for its `endpoint` event): that is what the user needs to know.
   if (options.signal?.aborted && TransportError.isInstance(sseError) && sseError.cause === options.signal.reason) throw sseError;
-  const reason = sseError instanceof Error ? sseError.message : String(sseError);
-  throw mapConnectError(error, { ...context, handle: first, note: `Legacy SSE fallback also failed: ${reason}.` });
+  throw mapConnectError(error, { ...context, handle: first, note: describeFallbackFailure(sseError, target.url) });
+}
+
+/** One sentence on why the legacy SSE fallback failed too: its HTTP status, its network failure, or its (escaped) message. */
+function describeFallbackFailure(error: unknown, url: URL): string {
+  const status = httpStatusOf(error);
+  if (status !== undefined) return `The legacy SSE transport was tried too and answered HTTP ${status}.`;
+  const network = describeNetworkFailure(error, url);
+  if (network) return `The legacy SSE transport was tried too: ${network.what}.`;
+  const message = error instanceof Error ? error.message : String(error);
+  const reason = escapeControlText(redactSecrets(message, error), { maxLength: 300 });
+  return `The legacy SSE transport was tried too and failed: ${reason}${/[.!?]$/.test(reason) ? '' : '.'}`;
 }

@@ -175,6 +175,7 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
     ...(options.onStderr ? { onStderr: options.onStderr } : {}),
     ...(options.stderrLinesPerSecond !== undefined ? { stderrLinesPerSecond: options.stderrLinesPerSecond } : {}),
     ...(options.closeGraceMs !== undefined ? { closeGraceMs: options.closeGraceMs } : {}),
+    ...(options.installGraceMs !== undefined ? { installGraceMs: options.installGraceMs } : {}),
     ...(options.maxMessageBytes !== undefined ? { maxMessageBytes: options.maxMessageBytes } : {}),
   });
   return {

@@ -131,7 +131,7 @@ describe('untyped url: Streamable HTTP first, then legacy SSE', () => {
     const server = await fixture({ behaviour: 'basic', initializeStatus: 404 });
     const error = (await connect('nowhere', { url: server.url }).catch((e: unknown) => e)) as TransportError;
     expect(error).toMatchObject({ code: 'HTTP_STATUS', status: 404, serverName: 'nowhere' });
-    expect(error.message).toContain('Legacy SSE fallback also failed');
+    expect(error.message).toContain('The legacy SSE transport was tried too');
   });
 
   it('does not fall back for type http, and connects SSE directly for type sse', async () => {

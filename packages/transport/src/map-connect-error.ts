@@ -1,8 +1,13 @@
 import { MCP_PROTOCOL_VERSIONS } from '@toolhost/config';
 import { UnauthorizedError, SseError, SdkErrorCode, SdkError, SdkHttpError } from '@modelcontextprotocol/client';
-import { escapeControlText, maskUrl } from '@toolhost/contract';
+import { escapeControlText } from '@toolhost/contract';
 import type { TransportHandle } from './transport-options.js';
+import { describeNetworkFailure } from './describe-network-failure.js';
 import { findMessageTooLarge } from './message-limits.js';
+import { packageRunnerOf } from './package-runner.js';
+import { redactSecrets } from './redact-secrets.js';
+import { slowStartAdvice } from './slow-start-advice.js';
+import { StdioTransport } from './stdio-transport.js';
 import { TransportError } from './transport-error.js';
 
 /** Where the failed connection was going, for the error message and fields. */
@@ -15,6 +20,8 @@ export interface ConnectErrorContext {
   url?: string;
   /** stdio command, if any. */
   command?: string;
+  /** stdio arguments, if any (to recognise a package runner such as `npx -y …`). */
+  args?: readonly string[];
   /** The connect timeout that applied, in ms. */
   timeoutMs: number;
   /** Extra sentence appended to the message (e.g. the SSE fallback's own failure). */
@@ -100,25 +107,38 @@ export function versionMismatchOf(error: unknown, pinned: string | undefined): V
   return undefined;
 }
 
+/** Last stderr lines quoted in a message, and their length together. */
+const STDERR_LINES_SHOWN = 3;
+const MAX_STDERR_SHOWN = 400;
+
 /**
- * The message of a connect failure without what must never reach a message or a log: the value
- * `fetch` quotes when it refuses a header (`Headers.set: "Bearer sk-…" is an invalid header
- * value`: a credential), the value Node quotes when it refuses an argument or environment
- * variable (`… Received 'sk-…'`), and the password and query values of any URL in it. The
- * entry's own headers, arguments and variables are checked before they are used (see
- * `createTransport`); this catches what comes another way (a token a provider sets, a header an
- * SDK adds).
+ * The last non-empty stderr lines of a stdio server, escaped, joined with ` | ` and cut from the
+ * front to {@link MAX_STDERR_SHOWN} characters (the last line matters most); `undefined` when none.
  */
-function redactSecrets(message: string, error: unknown): string {
-  let text = message.replace(/"[\s\S]*" is an invalid header value/g, 'a value (not shown, it may be a secret) is an invalid header value');
-  const nodeCode = (error as { code?: unknown } | null)?.code;
-  if (typeof nodeCode === 'string' && nodeCode.startsWith('ERR_INVALID_ARG')) {
-    text = text.replace(/\. Received [\s\S]*$/, ' (the value is not shown, it may be a secret).');
-  }
-  return text.replace(/\bhttps?:\/\/[^\s"'<>]+/gi, (found) => {
-    const url = URL.canParse(found) ? new URL(found) : undefined;
-    return url && (url.username || url.password || url.search || url.hash) ? maskUrl(found) : found;
-  });
+function stderrTail(lines: readonly string[] | undefined): string | undefined {
+  const kept = (lines ?? []).filter((line) => line.trim() !== '').slice(-STDERR_LINES_SHOWN);
+  if (kept.length === 0) return undefined;
+  const text = escapeControlText(kept.map((line) => line.trim()).join(' | '));
+  return text.length > MAX_STDERR_SHOWN ? `…${text.slice(-(MAX_STDERR_SHOWN - 1))}` : text;
+}
+
+/**
+ * True for the ways the SDK reports a connection that went away while connecting: a closed
+ * connection, and its version probe ending because the connection closed (whose message speaks
+ * of SDK internals such as the "disposable sibling probe"), or a write to a process that is gone.
+ */
+function closedWhileConnecting(error: unknown): boolean {
+  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) return true;
+  if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) return /\bclosed\b/i.test(error.message);
+  return (error as { code?: unknown } | null)?.code === 'EPIPE';
+}
+
+/** What the status of a failed HTTP answer means, and what to do. */
+function describeHttpStatus(status: number): string {
+  if (status === 404)
+    return 'HTTP 404 (not found): check the path of its URL (servers often answer at /mcp, or /sse for the older transport)';
+  if (status >= 500) return `HTTP ${status} (a server error): the server failed; try again later, or check its logs`;
+  return `HTTP ${status}: check the URL and transport type`;
 }
 
 /** Turns whatever `Client.connect` threw into a {@link TransportError} naming the server. */
@@ -128,6 +148,7 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
   const tooLarge = findMessageTooLarge(error);
   if (tooLarge) return tooLarge;
   const { serverName, handle, url, command } = context;
+  const exit = handle.transport instanceof StdioTransport ? handle.transport.exitStatus : undefined;
   const where = url ? `MCP server '${serverName}' (${url})` : `MCP server '${serverName}'`;
   const note = context.note ? ` ${context.note}` : '';
   const stderr = handle.stderr?.lines();
@@ -180,23 +201,45 @@ export function mapConnectError(error: unknown, context: ConnectErrorContext): T
   if (status !== undefined) {
     return new TransportError({
       code: 'HTTP_STATUS',
-      message: `${where} answered HTTP ${status} while connecting: check the URL and transport type.${note}`,
+      message: `${where} answered ${describeHttpStatus(status)}.${note}`,
       ...base,
       status,
     });
   }
-  if (error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed) {
-    const tail = stderr?.length ? ` Last stderr line: ${escapeControlText(stderr[stderr.length - 1] ?? '', { maxLength: 500 })}` : '';
+  if (closedWhileConnecting(error)) {
+    const tail = stderrTail(stderr);
+    const output = tail === undefined ? ' (it wrote nothing to stderr)' : `: ${tail}`;
+    const runner = command === undefined ? undefined : packageRunnerOf(command, context.args);
+    const advice = runner
+      ? `Check the package name and version in "args", or run the command in a terminal to see all it prints.`
+      : `Check its "command", "args" and "env", or run the command in a terminal to see all it prints.`;
+    const how =
+      exit === undefined
+        ? handle.kind === 'stdio'
+          ? 'closed its output before it answered'
+          : 'closed the connection while connecting'
+        : exit.signal !== null
+          ? `was ended by signal ${exit.signal} before it answered`
+          : `exited with code ${exit.code ?? 'unknown'} before it answered`;
     return new TransportError({
       code: 'CONNECTION_CLOSED',
-      message: `${where} closed the connection while connecting${handle.kind === 'stdio' ? ' (the process exited)' : ''}.${tail}${note}`,
+      message: `${where} ${how}${handle.kind === 'stdio' ? `${output}. ${advice}` : '.'}${note}`,
       ...base,
+      ...(exit ? { exitCode: exit.code, exitSignal: exit.signal } : {}),
     });
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
     return new TransportError({
       code: 'CONNECT_FAILED',
-      message: `${where} did not answer initialize within ${context.timeoutMs} ms.${note}`,
+      message: `${where} did not answer initialize within ${context.timeoutMs} ms. ${slowStartAdvice({ command, args: context.args })}${note}`,
+      ...base,
+    });
+  }
+  const network = url !== undefined ? describeNetworkFailure(error, URL.canParse(url) ? new URL(url) : undefined) : undefined;
+  if (network) {
+    return new TransportError({
+      code: 'CONNECT_FAILED',
+      message: `${where} could not be reached: ${network.what}. ${network.advice}${note}`,
       ...base,
     });
   }

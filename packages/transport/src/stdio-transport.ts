@@ -1,16 +1,27 @@
 import type { ChildProcess } from 'node:child_process';
 import { serializeMessage } from '@modelcontextprotocol/client';
+import { escapeControlText } from '@toolhost/contract';
 import { deliverMessage } from './deliver-message.js';
 import { parseMessageLine } from './parse-message.js';
 import type { Transport, JSONRPCMessage } from '@modelcontextprotocol/client';
 import { LineReader } from './line-reader.js';
 import { DEFAULT_MAX_MESSAGE_BYTES, errorAnswers, messageTooLarge } from './message-limits.js';
+import { DEFAULT_INSTALL_GRACE_MS, packageRunnerOf } from './package-runner.js';
+import { resolveSpawnCommand, type SpawnPlan } from './resolve-spawn-command.js';
 import { StderrBuffer } from './stderr-buffer.js';
 import { StderrStream, type StderrEvent } from './stderr-stream.js';
 import { TransportError } from './transport-error.js';
 
 /** Default wait after closing stdin, and again after SIGTERM, before the next step. */
 export const DEFAULT_CLOSE_GRACE_MS = 2000;
+
+/** How a stdio server process ended: its exit code, or the signal that ended it. */
+export interface ExitStatus {
+  /** The exit code, or `null` when a signal ended the process. */
+  readonly code: number | null;
+  /** The signal that ended the process (`SIGKILL`...), or `null` when it exited by itself. */
+  readonly signal: NodeJS.Signals | null;
+}
 
 /** Options of {@link StdioTransport}. */
 export interface StdioTransportOptions {
@@ -37,6 +48,16 @@ export interface StdioTransportOptions {
   /** Wait after closing stdin, and after SIGTERM, before escalating. @default 2000 */
   closeGraceMs?: number;
   /**
+   * Wait after closing stdin, and again after SIGTERM, for a server started through a package
+   * runner (`npx`, `uvx`, `pnpm dlx`..., see `packageRunnerOf`) that has not written anything to
+   * stdout yet: the runner may still be downloading and installing the package, and stopping it
+   * in the middle leaves a broken install in its cache (npm's npx cache), which then fails every
+   * later start. Given this time, the runner finishes the install and the server, started with
+   * stdin already closed, exits (or npm rolls the install back on SIGTERM). Never shorter than
+   * `closeGraceMs`. @default 60000
+   */
+  installGraceMs?: number;
+  /**
    * Cap of one message (one line of stdout), in bytes. A longer line fails the requests in
    * flight with `MESSAGE_TOO_LARGE` naming the server and the limit, and closes the transport.
    * @default 33554432 (32 MiB)
@@ -53,8 +74,10 @@ const USE_PROCESS_GROUPS = process.platform !== 'win32';
  * session), so that `close()` reaches whatever it started too (`npx`, shell wrappers...).
  * `close()` ends stdin, then sends SIGTERM, then SIGKILL, to the whole group, waiting
  * `closeGraceMs` between steps for the group to empty, and resolves once it has, or after
- * the SIGKILL step (at most about `3 × closeGraceMs`). On Windows there are no process groups:
- * the signals go to the child only, and a grandchild it started may outlive it.
+ * the SIGKILL step (at most about `3 × closeGraceMs`). A package runner (`npx`, `uvx`...) that
+ * has not written to stdout yet may be installing: it gets `installGraceMs` instead for the first
+ * two steps, so the install is finished or rolled back, never cut. On Windows there are no process
+ * groups: the signals go to the child only, and a grandchild it started may outlive it.
  */
 export class StdioTransport implements Transport {
   /** See `Transport.onclose`. */
@@ -74,6 +97,9 @@ export class StdioTransport implements Transport {
   #closing: Promise<void> | undefined;
   #closed = false;
   #exited: Promise<void> = Promise.resolve();
+  #exitStatus: ExitStatus | undefined;
+  /** Whether the child wrote anything to stdout (a package runner does not while it installs). */
+  #answered = false;
 
   constructor(options: StdioTransportOptions) {
     this.#options = options;
@@ -91,25 +117,39 @@ export class StdioTransport implements Transport {
     return this.#child?.pid;
   }
 
-  /** Checks `cwd`, spawns the child and resolves once it is running. */
+  /** How the child ended, once it has (`undefined` while it runs or before it started). */
+  get exitStatus(): ExitStatus | undefined {
+    return this.#exitStatus;
+  }
+
+  /**
+   * Checks `cwd`, finds the command (on Windows, see `resolveSpawnCommand`: an `npx.cmd` shim is
+   * run as `node npx-cli.js`, another `.cmd` through `cmd.exe` with escaped arguments), spawns the
+   * child without a shell and resolves once it is running.
+   */
   async start(): Promise<void> {
     if (this.#child || this.#closed) throw this.#error('SERVER_NOT_CONNECTED', 'the transport was already started');
     const { serverName, command, cwd } = this.#options;
     if (cwd !== undefined) await assertDirectory(serverName, cwd);
-    const spawn = (await import('cross-spawn')).default;
+    const plan = await this.#plan();
     // close() may have run while the checks above were awaited: spawn nothing then.
     if (this.#closed) throw this.#error('SERVER_NOT_CONNECTED', 'the transport was closed while it was starting');
-    const child = spawn(command, [...(this.#options.args ?? [])], {
+    const { spawn } = await import('node:child_process');
+    const child = spawn(plan.file, [...plan.args], {
       cwd,
       env: this.#options.env,
       stdio: ['pipe', 'pipe', 'pipe'],
       shell: false,
       windowsHide: true,
+      windowsVerbatimArguments: plan.windowsVerbatimArguments,
       // Own process group (setsid), so close() can signal everything the server started.
       detached: USE_PROCESS_GROUPS,
     });
     this.#child = child;
     this.#exited = new Promise((resolve) => child.once('exit', () => resolve()));
+    child.once('exit', (code, signal) => {
+      this.#exitStatus = { code, signal };
+    });
     child.stderr?.setEncoding('utf8');
     child.stderr?.on('data', (chunk: string) => this.stderr.write(chunk));
     child.stderr?.on('end', () => this.stderr.flush());
@@ -124,10 +164,38 @@ export class StdioTransport implements Transport {
       child.once('spawn', () => resolve());
       child.once('error', (cause) => {
         this.#finish();
-        reject(this.#error('SPAWN_FAILED', `could not start '${command}': ${cause.message}. Check "command" and PATH.`, cause));
+        reject(this.#error('SPAWN_FAILED', describeSpawnFailure(command, cause), cause));
       });
     });
     child.on('error', (error) => this.onerror?.(error));
+  }
+
+  /** The program and arguments to spawn; refuses a Windows command that is not found or cannot be passed safely. */
+  async #plan(): Promise<Extract<SpawnPlan, { kind: 'spawn' }>> {
+    const { command, cwd, env } = this.#options;
+    const args = this.#options.args ?? [];
+    const platform = process.platform;
+    // Windows only reads the disk: there the command is looked up before spawning.
+    const { statSync } = platform === 'win32' ? await import('node:fs') : { statSync: undefined };
+    const plan = resolveSpawnCommand({
+      command,
+      args,
+      platform,
+      env,
+      cwd: cwd ?? process.cwd(),
+      isFile: (path) => statSync?.(path, { throwIfNoEntry: false })?.isFile() === true,
+    });
+    if (plan.kind === 'spawn') return plan;
+    if (plan.kind === 'not-found') {
+      const cause = Object.assign(new Error(`spawn ${command} ENOENT`), { code: 'ENOENT' });
+      throw this.#error('SPAWN_FAILED', describeSpawnFailure(command, cause), cause);
+    }
+    throw new TransportError({
+      code: 'INVALID_CONFIG',
+      message: `MCP server '${this.#options.serverName}': "args[${plan.index}]" has a line break, which cannot be passed to the batch file '${escapeControlText(command, { maxLength: 200 })}' (cmd.exe ends the command there). Remove the line break from "args".`,
+      serverName: this.#options.serverName,
+      command,
+    });
   }
 
   /** Writes one message as a line of JSON. */
@@ -151,7 +219,10 @@ export class StdioTransport implements Transport {
   }
 
   async #shutdown(child: ChildProcess): Promise<void> {
-    const grace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    const closeGrace = this.#options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+    // A package runner that has not answered may be installing: killing it then breaks its cache.
+    const installing = !this.#answered && packageRunnerOf(this.#options.command, this.#options.args) !== undefined;
+    const grace = installing ? Math.max(closeGrace, this.#options.installGraceMs ?? DEFAULT_INSTALL_GRACE_MS) : closeGrace;
     const pid = child.pid;
     const group = USE_PROCESS_GROUPS && pid !== undefined ? pid : undefined;
     const hasExited = (): boolean => child.exitCode !== null || child.signalCode !== null;
@@ -186,7 +257,7 @@ export class StdioTransport implements Transport {
       signal('SIGTERM');
       if (!(await waitDone(grace))) {
         signal('SIGKILL');
-        await waitDone(grace);
+        await waitDone(closeGrace);
       }
     }
     child.stdout?.destroy();
@@ -195,6 +266,7 @@ export class StdioTransport implements Transport {
   }
 
   #read(chunk: Buffer): void {
+    this.#answered = true;
     this.#lines.push(
       chunk,
       (line) => this.#deliver(line),
@@ -253,6 +325,25 @@ export class StdioTransport implements Transport {
       cause,
     });
   }
+}
+
+/**
+ * Why the command could not be started, in the user's words: not found on PATH (or no such
+ * file), not executable, or Node's own message for anything else.
+ */
+function describeSpawnFailure(command: string, cause: Error): string {
+  const shown = `'${escapeControlText(command, { maxLength: 300 })}'`;
+  const code = (cause as NodeJS.ErrnoException).code;
+  const isPath = /[\\/]/.test(command);
+  if (code === 'ENOENT') {
+    return isPath
+      ? `could not start ${shown}: there is no such file (or the interpreter on its #! line is missing). Fix "command" in its settings entry.`
+      : `could not start ${shown}: the command was not found on PATH. Install it, or set "command" to its full path.`;
+  }
+  if (code === 'EACCES' || code === 'EPERM') {
+    return `could not start ${shown}: permission denied (it is not executable, or a folder on the way cannot be entered). Make it executable (chmod +x) or run it through its interpreter.`;
+  }
+  return `could not start ${shown}: ${escapeControlText(cause.message, { maxLength: 300 })}. Check "command" in its settings entry.`;
 }
 
 async function assertDirectory(serverName: string, cwd: string): Promise<void> {

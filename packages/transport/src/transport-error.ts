@@ -22,7 +22,7 @@ const TRANSPORT_ERROR_CODES = [
  * - `INVALID_CONFIG`: the entry has none of `command`, `url`, `httpUrl`, or a URL that does not parse.
  * - `CWD_NOT_FOUND`: the stdio `cwd` does not exist or is not a folder (checked before spawning).
  * - `SPAWN_FAILED`: the stdio command could not be started (not found, not executable...).
- * - `CONNECTION_CLOSED`: the stdio server process exited, or the connection closed, before or while connecting.
+ * - `CONNECTION_CLOSED`: the stdio server process exited (`exitCode`, `exitSignal`, `stderr` say how), or the connection closed, before or while connecting.
  * - `MESSAGE_TOO_LARGE`: the server sent a message (stdio line, SSE event, JSON body) over `maxMessageBytes`.
  * - `HTTP_STATUS`: a remote server answered an HTTP error status that is not an auth challenge.
  * - `AUTH_REQUIRED`: a remote server answered 401: authentication (OAuth) is needed. `wwwAuthenticate` is kept.
@@ -56,6 +56,10 @@ export interface TransportErrorOptions extends ToolhostErrorOptions<TransportErr
   readonly scope?: string | undefined;
   /** Last stderr lines of a stdio server, when they help explain the failure. */
   readonly stderr?: readonly string[] | undefined;
+  /** For a stdio server that exited while connecting: its exit code (`null` when a signal ended it). */
+  readonly exitCode?: number | null | undefined;
+  /** For a stdio server that a signal ended while connecting: the signal (`SIGKILL`...). */
+  readonly exitSignal?: string | null | undefined;
   /** For `PROTOCOL_VERSION_MISMATCH`: the revision the client asked for. */
   readonly requestedVersion?: string | undefined;
   /** For `PROTOCOL_VERSION_MISMATCH`: the revisions the server said it speaks, when it said. */
@@ -93,6 +97,10 @@ export class TransportError extends ToolhostError<TransportErrorCode> {
   readonly scope: string | undefined;
   /** Last stderr lines of a stdio server. */
   readonly stderr: readonly string[] | undefined;
+  /** Exit code of a stdio server that exited while connecting (`null`: a signal ended it). */
+  readonly exitCode: number | null | undefined;
+  /** Signal that ended a stdio server while connecting. */
+  readonly exitSignal: string | null | undefined;
   /** The revision the client asked for (`PROTOCOL_VERSION_MISMATCH`). */
   readonly requestedVersion: string | undefined;
   /** The revisions the server said it speaks (`PROTOCOL_VERSION_MISMATCH`). */
@@ -109,6 +117,8 @@ export class TransportError extends ToolhostError<TransportErrorCode> {
     this.resourceMetadataUrl = options.resourceMetadataUrl;
     this.scope = options.scope;
     this.stderr = options.stderr;
+    this.exitCode = options.exitCode;
+    this.exitSignal = options.exitSignal;
     this.requestedVersion = options.requestedVersion;
     this.supportedVersions = options.supportedVersions;
   }

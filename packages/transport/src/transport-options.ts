@@ -32,6 +32,12 @@ export interface TransportOptions {
   stderrLinesPerSecond?: number;
   /** Wait after closing stdin, and after SIGTERM, before escalating. @default 2000 */
   closeGraceMs?: number;
+  /**
+   * The same wait for a stdio server started through a package runner (`npx`, `uvx`, `pnpm dlx`...)
+   * that has not answered yet, so it can finish (or roll back) installing the package instead of
+   * leaving a broken install in its cache. @default 60000
+   */
+  installGraceMs?: number;
   /** Time allowed for the Streamable HTTP session DELETE on close. @default 2000 */
   sessionDeleteTimeoutMs?: number;
   /**

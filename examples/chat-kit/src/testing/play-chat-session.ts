@@ -9,7 +9,7 @@ import type { RunningExample } from './start-example.js';
  * example exits before printing what is expected; resolves with its exit code.
  */
 export async function playChatSession(example: RunningExample): Promise<number | null> {
-  await example.waitFor('1/1 MCP server(s) connected');
+  await example.waitFor('(1 of 1 configured server connected: "fixture").');
   await example.waitFor('> ');
   example.send('Show me everything.');
   await example.waitFor('"mixed-content" from MCP server "fixture"');

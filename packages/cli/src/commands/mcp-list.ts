@@ -16,7 +16,10 @@ export function registerMcpList(mcp: Command, context: CommandContext, setExitCo
     .command('list')
     .description('List the configured servers with their transport, scope and live status')
     .option('--no-connect', 'do not connect: show the configured state (enabled, disabled, blocked) only')
-    .option('--debug', 'print what stdio servers write to stderr while they are connected (escaped, prefixed with the server name)')
+    .option(
+      '--debug',
+      'print what stdio servers write to stderr while they are connected (escaped, prefixed with the server name), and the technical detail of each failure',
+    )
     .action(async (options: { connect: boolean; debug?: boolean }) => {
       const settings = await loadSettings(context.location());
       for (const warning of settings.warnings) context.io.stderr(`${formatProblem('Warning', warning.code, warning.message)}\n`);
@@ -34,7 +37,8 @@ export function registerMcpList(mcp: Command, context: CommandContext, setExitCo
             }))
           : undefined;
         const rows = await collectServerStatuses(settings, check);
-        context.io.stdout(`Configured MCP servers:\n\n${rows.flatMap(formatServerRow).join('\n')}\n`);
+        const debug = context.debug || options.debug === true;
+        context.io.stdout(`Configured MCP servers:\n\n${rows.flatMap((row) => formatServerRow(row, { debug })).join('\n')}\n`);
       }
       if (settings.errors.length > 0) setExitCode(1);
     });

@@ -9,12 +9,13 @@ import { fileURLToPath } from 'node:url';
 import { trustFolder } from '@toolhost/config';
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 
-/** The built executable; build first with `pnpm --filter @toolhost/cli build`. */
-export const TOOLHOST_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
+/** The executable as npm links it (`bin/toolhost.js`, which runs the built `dist/bin.js`). */
+export const TOOLHOST_BIN = fileURLToPath(new URL('../../bin/toolhost.js', import.meta.url));
+const BUILT_BIN = fileURLToPath(new URL('../../dist/bin.js', import.meta.url));
 
 /** Throws a clear error when the binary has not been built. */
 export function assertBinBuilt(): void {
-  if (!existsSync(TOOLHOST_BIN)) throw new Error(`${TOOLHOST_BIN} is missing: run "pnpm --filter @toolhost/cli build" first.`);
+  if (!existsSync(BUILT_BIN)) throw new Error(`${BUILT_BIN} is missing: run "pnpm --filter @toolhost/cli build" first.`);
 }
 
 /** Exit code and output of one run. */
