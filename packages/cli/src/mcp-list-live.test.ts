@@ -33,11 +33,18 @@ describe('toolhost mcp list: live status', () => {
       () => sse.close(),
     );
     const port = await closedPort();
+    // Timeouts far above the 5 s default, which a busy machine starting a server can reach; 2026-07-28
+    // pinned, as in auto mode a stdio server silent for 5 s counts as a 2025-era one.
     await settings({
-      stdio: { command: process.execPath, args: [fixtureBinPath('basic')] },
-      modern: { command: process.execPath, args: [fixtureBinPath('basic'), '--era=modern'] },
-      remote: { httpUrl: http.url },
-      events: { url: sse.url, type: 'sse' },
+      stdio: { command: process.execPath, args: [fixtureBinPath('basic')], timeout: 60_000 },
+      modern: {
+        command: process.execPath,
+        args: [fixtureBinPath('basic'), '--era=modern'],
+        timeout: 60_000,
+        protocolVersion: '2026-07-28',
+      },
+      remote: { httpUrl: http.url, timeout: 60_000 },
+      events: { url: sse.url, type: 'sse', timeout: 60_000 },
       missing: { command: 'toolhost-no-such-command-xyz', args: ['--serve'] },
       closed: { url: `http://127.0.0.1:${port}/mcp`, type: 'http' },
     });

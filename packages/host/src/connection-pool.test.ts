@@ -339,7 +339,16 @@ describe('connection pool: stdio processes', () => {
     const pool = createConnectionPool({ maxProcesses: 4, idleMs: 300 });
     const host = await newHost({
       settings: {
-        mcpServers: { modern: { command: process.execPath, args: [fixtureBinPath('list-changed'), '--era=both'], trust: true } },
+        // Pinned: in auto mode a stdio server that has not answered the version probe within 5 s (a
+        // busy machine starting it) counts as a 2025-era one.
+        mcpServers: {
+          modern: {
+            command: process.execPath,
+            args: [fixtureBinPath('list-changed'), '--era=both'],
+            trust: true,
+            protocolVersion: '2026-07-28',
+          },
+        },
       },
       connectionPool: pool,
     });

@@ -117,7 +117,9 @@ describe('the malformed fixture on MCP 2026-07-28 (stdio)', () => {
   let host: McpToolHost;
 
   beforeAll(async () => {
-    const entry = fixtureServer('malformed', { trust: true, timeout: 20_000 });
+    // Pinned: in auto mode a stdio server that has not answered the version probe within 5 s (a busy
+    // machine starting it) counts as a 2025-era one.
+    const entry = fixtureServer('malformed', { trust: true, timeout: 60_000, protocolVersion: '2026-07-28' });
     host = await McpToolHost.create({
       settings: { mcpServers: { shady: { ...entry, args: [...(entry.args ?? []), '--era=modern'] } } },
     });

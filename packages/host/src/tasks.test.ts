@@ -254,7 +254,18 @@ describe.each([
 describe('tasks over stdio', () => {
   it.each(['legacy', 'modern'])('runs a task on a stdio server of the %s era', async (era) => {
     const host = await McpToolHost.create({
-      settings: { mcpServers: { jobs: { command: process.execPath, args: [fixtureBinPath('tasks'), `--era=${era}`], trust: true } } },
+      // 2026-07-28 pinned: in auto mode a stdio server that has not answered the version probe within
+      // 5 s (a busy machine starting it) counts as a 2025-era one.
+      settings: {
+        mcpServers: {
+          jobs: {
+            command: process.execPath,
+            args: [fixtureBinPath('tasks'), `--era=${era}`],
+            trust: true,
+            ...(era === 'modern' ? { protocolVersion: '2026-07-28' as const } : {}),
+          },
+        },
+      },
       tasks: FAST,
     });
     hosts.push(host);

@@ -8,8 +8,16 @@ import { McpToolHost } from './mcp-tool-host.js';
  * would, on both protocol eras.
  */
 describe.each(['legacy', 'modern'] as const)('a tool call without a progress listener (%s era, stdio)', (era) => {
-  // The entry timeout also bounds connecting: 5 s, which a busy machine starting the server stays under.
-  const entry = { command: process.execPath, args: [fixtureBinPath('slow'), `--era=${era}`], trust: true, timeout: 5_000 };
+  // The entry timeout also bounds connecting: 10 s, which a busy machine starting the server stays
+  // under. 2026-07-28 pinned: in auto mode a stdio server that has not answered the version probe
+  // within 5 s counts as a 2025-era one.
+  const entry = {
+    command: process.execPath,
+    args: [fixtureBinPath('slow'), `--era=${era}`],
+    trust: true,
+    timeout: 10_000,
+    ...(era === 'modern' ? { protocolVersion: '2026-07-28' as const } : {}),
+  };
 
   async function cancelledCount(host: McpToolHost): Promise<number> {
     const stats = await host.callTool({ name: 'slow-stats', arguments: {} });
