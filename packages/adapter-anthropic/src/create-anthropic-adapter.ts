@@ -24,7 +24,7 @@ export interface AnthropicAdapterOptions {
    * `'native'`: the adapter takes tools the host defers (`deferLoading`) and declares them with
    * Anthropic's `defer_loading: true` plus Anthropic's tool search tool, so Claude searches them
    * and loads the ones it needs on Anthropic's side (`nativeToolSearch` is then true). The model
-   * must support tool search (Claude Sonnet 4 / Opus 4 and later, Haiku 4.5). `'off'`: deferred
+   * must support tool search (Claude Sonnet 4.5, Opus 4.5, Haiku 4.5 and later). `'off'`: deferred
    * tools are refused; the host's own tool search is the way to defer.
    * @default 'off'
    */
