@@ -228,6 +228,9 @@ export const ERROR_CODES = {
     'A streamed model response ended before it was complete (cut off, aborted, or the vendor reported an error inside the stream), so its tool calls were not run; the message says what was missing.',
   /** A sampling request got no text back from the model. */
   EMPTY_SAMPLING_RESPONSE: 'A sampling request got no text back from the model (blocked, empty or filtered).',
+  /** Tool declarations would break a hard limit of the model vendor (tool count, name, schema size); nothing was sent. */
+  VENDOR_LIMIT_EXCEEDED:
+    "Tool declarations would break a hard limit of the model vendor (more tools than it accepts in one request, a tool name it rejects, a schema or a request too large), so the adapter's `toTools` refused to build them and nothing was sent; the message names the limit (also in the error's `limit`), the vendor, the count or size, and what to do (turn on tool search, offer fewer tools).",
   /** A model adapter implements another version of the `ModelAdapter` contract. */
   UNSUPPORTED_ADAPTER: 'The model adapter implements a version of the `ModelAdapter` contract this host does not support.',
 
