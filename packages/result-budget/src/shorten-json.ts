@@ -198,7 +198,8 @@ class JsonShortener {
   #writeArray(array: unknown[], room: number, depth: number): string {
     const out: string[] = ['['];
     let used = 1;
-    const available = room - 1 - ARRAY_MARKER_ROOM;
+    // A one-item array never needs its marker.
+    const available = room - 1 - (array.length > 1 ? ARRAY_MARKER_ROOM : 0);
     let kept = 0;
     for (const item of array) {
       const separator = kept > 0 ? 1 : 0;
@@ -233,59 +234,56 @@ class JsonShortener {
     const keys = Object.keys(object);
     // Each entry takes at least 5 characters ("k":0,), so more keys than this cannot be shown.
     const considered = keys.slice(0, Math.max(1, Math.floor(room / 5)));
-    const markerRoom = Math.min(OBJECT_MARKER_ROOM, Math.floor(room / 4));
-    let remaining = room - 2 - markerRoom;
     const keyParts = considered.map((key) => jsonStringLength(key) + 1);
     const costs = considered.map((key, index) => {
       const size = this.#wholeSize(object[key]);
       return size === undefined ? Infinity : (keyParts[index] as number) + size + 1;
     });
     // Small entries whole, cheapest first, while each fits in a fair share of what is left.
-    const allocation = new Array<number>(considered.length).fill(0);
-    const whole = new Array<boolean>(considered.length).fill(false);
     const order = considered.map((_, index) => index).sort((a, b) => (costs[a] as number) - (costs[b] as number) || a - b);
+    let remaining = room - 2;
+    const whole = new Array<boolean>(considered.length).fill(false);
     let position = 0;
     for (; position < order.length; position++) {
       const index = order[position] as number;
       const cost = costs[index] as number;
       if (cost > remaining / (order.length - position)) break;
-      allocation[index] = cost;
       whole[index] = true;
       remaining -= cost;
     }
-    // Large entries, in document order, shortened into equal shares while a share is worth having.
-    const large = order.slice(position).sort((a, b) => a - b);
-    let slots = Math.min(large.length, Math.floor(remaining / (MIN_PIECE + 24)));
-    for (const index of large) {
-      if (slots <= 0) break;
-      const share = Math.floor(remaining / slots);
-      // A key too long for its share (a hostile 1 MB key) is left out, not cut.
-      if ((keyParts[index] as number) + 1 + MIN_PIECE > share) continue;
-      allocation[index] = share;
-      remaining -= share;
-      slots--;
-    }
+    // The large entries, in document order, each shortened into a share of what is left (at least an
+    // eighth of the room, so a few are shown with substance rather than many as stubs); what a value
+    // does not use goes to the next. Room for the marker listing the keys left out is kept when some may
+    // be (not for one large entry alone: nested single-key objects would lose a quarter a level).
+    let largeLeft = order.length - position;
+    const markerRoom = largeLeft > 1 || considered.length < keys.length ? Math.min(OBJECT_MARKER_ROOM, Math.floor(room / 4)) : 0;
+    remaining -= markerRoom;
+    const minimumShare = Math.max(MIN_PIECE + 24, Math.floor(room / 8));
     const out: string[] = ['{'];
     const leftOut: string[] = [];
     let first = true;
     for (let index = 0; index < considered.length; index++) {
       const key = considered[index] as string;
-      const share = allocation[index] as number;
-      if (share === 0) {
+      const value = object[key];
+      const keyPart = keyParts[index] as number;
+      let text: string | undefined;
+      if (whole[index]) text = isContainer(value) ? serializeJson(value) : scalarJson(value);
+      else {
+        const share = Math.min(remaining, Math.max(minimumShare, Math.floor(remaining / Math.max(1, largeLeft))));
+        largeLeft--;
+        // A key too long for its share (a hostile 1 MB key) is left out, not cut.
+        if (keyPart + 1 + MIN_PIECE <= share) {
+          text = this.write(value, share - keyPart - 1, depth + 1);
+          remaining -= keyPart + 1 + text.length;
+        }
+      }
+      if (text === undefined) {
         leftOut.push(key);
         continue;
       }
       if (!first) out.push(',');
       first = false;
-      const value = object[key];
-      out.push(JSON.stringify(key), ':');
-      out.push(
-        whole[index]
-          ? isContainer(value)
-            ? serializeJson(value)
-            : scalarJson(value)
-          : this.write(value, share - (keyParts[index] as number) - 1, depth + 1),
-      );
+      out.push(JSON.stringify(key), ':', text);
     }
     const left = keys.length - considered.length + leftOut.length;
     if (left > 0) {

@@ -132,7 +132,8 @@ export function estimateResultTokens(
 function describeMedia(part: InlineDataPart): string {
   const kind =
     part.source === 'audio' || part.mimeType.startsWith('audio/') ? 'audio clip' : part.mimeType.startsWith('image/') ? 'image' : 'file';
-  return `${kind} (${escapeControlText(part.mimeType, { maxLength: 60 })}, ${formatBytes(Math.floor((part.data.length * 3) / 4))})`;
+  const padding = part.data.endsWith('==') ? 2 : part.data.endsWith('=') ? 1 : 0;
+  return `${kind} (${escapeControlText(part.mimeType, { maxLength: 60 })}, ${formatBytes(Math.floor((part.data.length * 3) / 4) - padding)})`;
 }
 
 /** `budgetTokens` checked (`INVALID_OPTIONS` unless a whole number of at least the minimum). @internal */
