@@ -1,7 +1,7 @@
 import { escapeControlText, type ContentPart, type InlineDataPart } from '@toolhost/contract';
 import { resultMedia, resultText, type BudgetResult } from './budget-result.js';
 import { formatBytes, formatCount, plural } from './format-count.js';
-import { parseJsonText, serializeJson } from './json-value.js';
+import { serializeJson } from './json-value.js';
 import { ResultBudgetError } from './result-budget-error.js';
 import { describeOmissions, prepareJsonShortening, type JsonOmissions } from './shorten-json.js';
 import { prepareTextShortening, type ShortenedText } from './shorten-text.js';
@@ -58,7 +58,10 @@ export interface ShortenResultOptions {
 export interface ResultOmissions {
   /** Estimated tokens left out (the original's estimate minus what is sent). */
   readonly tokens: number;
-  /** Characters of the result's full text (see `resultText`) not shown verbatim. */
+  /**
+   * Characters of the result's full text (see `resultText`) left out: exactly, for text cut in the
+   * middle; for JSON (written again, compact) how much shorter it got.
+   */
   readonly characters: number;
   /** JSON array items left out. */
   readonly items: number;
@@ -98,7 +101,7 @@ export interface ResultTokens {
   readonly text: number;
   /** Tokens of each inline-data part, in order. */
   readonly media: readonly number[];
-  /** Tokens of `structuredContent`'s JSON, when it has one (counted in `total` only when asked). */
+  /** Tokens of `structuredContent`'s JSON, with `countStructuredContent` (else 0: it is not counted). */
   readonly structuredContent: number;
   /** What the model is sent: text, media and, with `countStructuredContent`, `structuredContent`. */
   readonly total: number;
@@ -124,8 +127,12 @@ export function estimateResultTokens(
     if (part.type === 'text') text += estimator.text(part.text);
     else media.push(estimator.media(part));
   }
-  const structured = result.structuredContent === undefined ? 0 : estimator.text(serializeJson(result.structuredContent));
-  const total = text + media.reduce((sum, tokens) => sum + tokens, 0) + (options.countStructuredContent === true ? structured : 0);
+  // Written out and counted only when the model is sent it: most results never pay for it.
+  const structured =
+    result.structuredContent === undefined || options.countStructuredContent !== true
+      ? 0
+      : estimator.text(serializeJson(result.structuredContent));
+  const total = text + media.reduce((sum, tokens) => sum + tokens, 0) + structured;
   return { text, media, structuredContent: structured, total };
 }
 
@@ -177,18 +184,33 @@ function writeNote(facts: NoteFacts): string {
 }
 
 /** Summarised `structuredContent`: an object of valid JSON in about `room` characters. */
+/**
+ * `structuredContent` summarised into an object of valid JSON of at most about `shareTokens`, the
+ * room shrunk until the estimate fits (the summary is parsed back with JSON.parse: plain data).
+ */
 function summariseStructured(
   value: Readonly<Record<string, unknown>>,
-  room: number,
+  shareTokens: number,
+  estimator: TokenEstimator,
   maxDepth: number,
-): { value: Record<string, unknown>; omissions: JsonOmissions } {
-  const { text, omissions } = prepareJsonShortening(value, maxDepth)(room);
-  const parsed = parseJsonText(text);
-  const object =
-    parsed !== undefined && typeof parsed.value === 'object' && parsed.value !== null && !Array.isArray(parsed.value)
-      ? (parsed.value as Record<string, unknown>)
-      : {};
-  return { value: object, omissions };
+): { value: Record<string, unknown>; text: string; tokens: number; omissions: JsonOmissions } {
+  const write = prepareJsonShortening(value, maxDepth);
+  let room = Math.max(64, shareTokens * 3);
+  let written = write(room);
+  let tokens = estimator.text(written.text);
+  for (let attempt = 0; attempt < MAX_FIT_ATTEMPTS && tokens > shareTokens && room > 64; attempt++) {
+    room = Math.max(64, Math.floor(room * Math.min(0.95, (shareTokens / tokens) * 0.97)));
+    written = write(room);
+    tokens = estimator.text(written.text);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(written.text);
+  } catch {
+    parsed = undefined;
+  }
+  const object = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  return { value: object, text: written.text, tokens, omissions: written.omissions };
 }
 
 function addOmissions(target: JsonOmissions, more: JsonOmissions | undefined): void {
@@ -273,7 +295,12 @@ export function shortenEstimatedResult(
   const available = Math.max(0, budget - noteReserve);
 
   // structuredContent: a quarter of the budget at most; counted against it only when sent.
-  const structuredShare = result.structuredContent === undefined ? 0 : Math.min(original.structuredContent, Math.floor(budget / 4));
+  const structuredShare =
+    result.structuredContent === undefined
+      ? 0
+      : countStructured
+        ? Math.min(original.structuredContent, Math.floor(budget / 4))
+        : Math.floor(budget / 4);
   const textAndMedia = available - (countStructured ? structuredShare : 0);
 
   // Media in order while they fit, leaving the text at least half of the room (or all it needs).
@@ -322,23 +349,24 @@ export function shortenEstimatedResult(
   }
 
   let structuredContent: Record<string, unknown> | undefined;
+  let structuredTokens = 0;
   if (result.structuredContent !== undefined) {
-    const charsPerToken = Math.max(1, serializeJson(result.structuredContent).length) / Math.max(1, original.structuredContent);
-    const summary = summariseStructured(result.structuredContent, Math.max(64, Math.floor(structuredShare * charsPerToken)), maxDepth);
+    const summary = summariseStructured(result.structuredContent, Math.max(64, structuredShare), estimator, maxDepth);
     structuredContent = summary.value;
+    if (countStructured) structuredTokens = summary.tokens;
     // When the model never sees it, its omissions are not the model's business.
     if (countStructured || !hasTextPart) addOmissions(omissions, summary.omissions);
   }
 
   const keptText = shortenedText?.text;
   const textTokens = keptText === undefined ? 0 : estimator.text(keptText);
-  const structuredTokens = countStructured && structuredContent !== undefined ? estimator.text(serializeJson(structuredContent)) : 0;
+  // Plain text: exactly the characters cut out; JSON (written again, compact): how much shorter it got.
   const omittedCharacters =
     shortenedText === undefined || shortenedText.text === text
       ? 0
       : shortenedText.cut !== undefined
         ? shortenedText.cut.to - shortenedText.cut.from
-        : text.length;
+        : Math.max(0, text.length - shortenedText.text.length);
   const words = describeOmissions(omissions);
   if (shortenedText?.cut !== undefined && omittedCharacters > 0)
     words.unshift(`${plural(omittedCharacters, 'character')} of text left out`);

@@ -1,6 +1,6 @@
 // Shortening the text of a result into at most a given number of characters: JSON (alone, or
 // between a few short lines such as the host's error header) stays valid JSON, shortened by
-// shortenJsonValue; other text keeps its head and its tail around a marker line saying what was
+// prepareJsonShortening; other text keeps its head and its tail around a marker line saying what was
 // left out and where it sits in the full text, so the model can page straight to it.
 import { formatCount, plural } from './format-count.js';
 import { parseJsonText } from './json-value.js';
