@@ -93,7 +93,7 @@ describe('2026-07-28: subscriptions/listen and cache hints', () => {
     await manager.discoverAll();
     await manager.callTool('change-tools', {});
     await manager.callTool('unhinted__change-tools', {});
-    await expect.poll(() => manager.getServer('hinted')?.tools.map((tool) => tool.name), { timeout: 4_000 }).toContain('dynamic-1');
+    await expect.poll(() => manager.getServer('hinted')?.tools.map((tool) => tool.name)).toContain('dynamic-1');
     expect(manager.getServer('unhinted')?.tools.map((tool) => tool.name)).toContain('dynamic-0');
   });
 });
