@@ -58,7 +58,9 @@ describe('applyResultBudget', () => {
     let page = await readStoredResult(store, { id: budgeted.resultId, offset: 0 });
     const pages = [page.text];
     while (page.nextOffset !== undefined) {
-      page = await readStoredResult(store, { id: budgeted.resultId, offset: page.nextOffset });
+      const next: number = page.nextOffset;
+      page = await readStoredResult(store, { id: budgeted.resultId, offset: next });
+      expect(page.offset).toBe(next);
       pages.push(page.text);
     }
     const back = pages.join('');

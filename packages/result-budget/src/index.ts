@@ -39,7 +39,13 @@ export {
 export type { ResultStore, ResultStoreLimits, StoredResult, StoredResultInput } from './result-store.js';
 export { MemoryResultStore } from './memory-result-store.js';
 export type { MemoryResultStoreOptions } from './memory-result-store.js';
-export { MAX_PAGE_LENGTH, describePage, readStoredResult } from './read-stored-result.js';
+export {
+  MAX_PAGE_LENGTH,
+  READ_TOOL_RESULT_DESCRIPTION,
+  READ_TOOL_RESULT_INPUT_SCHEMA,
+  describePage,
+  readStoredResult,
+} from './read-stored-result.js';
 export type { ReadStoredResultOptions, ReadStoredResultRequest, StoredResultPage } from './read-stored-result.js';
 
 export {

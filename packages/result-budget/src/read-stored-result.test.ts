@@ -1,7 +1,15 @@
 // Paging through a stored result: exact text back, never half a surrogate pair, bounded pages,
 // clear errors the model can act on.
 import { describe, expect, it } from 'vitest';
-import { MemoryResultStore, ResultBudgetError, describePage, readStoredResult, type ResultStore } from './index.js';
+import {
+  MAX_PAGE_LENGTH,
+  MemoryResultStore,
+  READ_TOOL_RESULT_INPUT_SCHEMA,
+  ResultBudgetError,
+  describePage,
+  readStoredResult,
+  type ResultStore,
+} from './index.js';
 
 async function readAll(store: ResultStore, id: string, length: number): Promise<{ text: string; pages: number }> {
   let page = await readStoredResult(store, { id, offset: 0, length });
@@ -9,7 +17,10 @@ async function readAll(store: ResultStore, id: string, length: number): Promise<
   let pages = 1;
   while (page.nextOffset !== undefined) {
     expect(page.nextOffset).toBe(page.offset + page.text.length);
-    page = await readStoredResult(store, { id, offset: page.nextOffset, length });
+    const next: number = page.nextOffset;
+    page = await readStoredResult(store, { id, offset: next, length });
+    // Each page starts where the last one said: a page ending inside a pair would be moved back and read again forever.
+    expect(page.offset).toBe(next);
     text += page.text;
     pages++;
   }
@@ -97,5 +108,17 @@ describe('readStoredResult', () => {
     expect(describePage(await readStoredResult(store, { id, offset: 80_000 }))).toBe(
       '[characters 80000 to 100000 of 100000 (100,000); this is the last page]',
     );
+  });
+
+  it('offers a tool schema whose bounds are the ones readStoredResult applies', async () => {
+    const { properties, required } = READ_TOOL_RESULT_INPUT_SCHEMA;
+    expect(required).toEqual(['id']);
+    expect(properties.length.maximum).toBe(MAX_PAGE_LENGTH);
+    const store = new MemoryResultStore();
+    const id = await store.put({ text: 'z'.repeat(MAX_PAGE_LENGTH + 10) });
+    expect((await readStoredResult(store, { id, length: properties.length.maximum })).text.length).toBe(MAX_PAGE_LENGTH);
+    await expect(readStoredResult(store, { id, offset: properties.offset.minimum - 1 })).rejects.toMatchObject({
+      code: 'INVALID_TOOL_ARGUMENTS',
+    });
   });
 });

@@ -8,6 +8,24 @@ import { splitsSurrogatePair } from './unicode-boundary.js';
 /** The longest page {@link readStoredResult} returns, whatever `length` asks for. */
 export const MAX_PAGE_LENGTH = 200_000;
 
+/** What the model-facing `read_tool_result` tool tells the model it does. */
+export const READ_TOOL_RESULT_DESCRIPTION =
+  'Read part of a tool result that was too large to show whole. When a result was shortened, its note gives the id ' +
+  'of the full result; call this with that id and an offset (0 for the start) to get up to `length` characters of ' +
+  'its text, and the offset where the next part starts.';
+
+/** The JSON Schema of the `read_tool_result` tool's arguments (what {@link readStoredResult} accepts). */
+export const READ_TOOL_RESULT_INPUT_SCHEMA = {
+  type: 'object',
+  properties: {
+    id: { type: 'string', description: 'The id of the stored result, as the note of the shortened result gave it.' },
+    offset: { type: 'integer', minimum: 0, description: 'Where to start, in characters of the full text. 0 for the start.' },
+    length: { type: 'integer', minimum: 1, maximum: MAX_PAGE_LENGTH, description: 'How many characters to read (40,000 when left out).' },
+  },
+  required: ['id'],
+  additionalProperties: false,
+} as const;
+
 /** What to read: the arguments of the model-facing `read_tool_result` tool. */
 export interface ReadStoredResultRequest {
   /** The id the note of a shortened result gave. */
