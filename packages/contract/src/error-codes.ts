@@ -131,6 +131,12 @@ export const ERROR_CODES = {
   /** No outstanding task with this server and id is kept by the host. */
   TASK_NOT_FOUND:
     'No outstanding task with this server name and task id is kept by the host: it finished, expired, or was never started here.',
+  /** No stored tool result has this id (expired, evicted to make room, deleted, or never made by this store). */
+  RESULT_NOT_FOUND:
+    'No stored tool result has this id: it expired, was removed to make room for newer results, was deleted, or the id was never given out by this store (a mistyped or made-up id). Call the tool again for a fresh result.',
+  /** A tool result is larger than a result store keeps for one entry (`maxEntryBytes`). */
+  RESULT_TOO_LARGE:
+    'A full tool result is larger than the result store keeps for one entry (`maxEntryBytes`), so it was not stored and cannot be paged through; the message names the size and the limit.',
   /** A tool-call interceptor of the host refused the call or threw. */
   INTERCEPTOR_FAILED: 'A tool-call interceptor (`interceptors` host option) refused the call or threw; the error names the interceptor.',
   /** A slash command line could not be parsed. */
