@@ -24,8 +24,7 @@ async function withHost(
 }
 
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(check()).toBe(true);
+  await expect.poll(check, { interval: 10 }).toBe(true);
 }
 
 function codeOf(run: () => void): string | undefined {
