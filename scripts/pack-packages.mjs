@@ -5,8 +5,10 @@
 // Usage: node scripts/pack-packages.mjs [--out <folder>] [--no-build]
 //   --out       where the .tgz files go (default .tmp/packages)
 //   --no-build  pack what is already built
-// It ends by printing the npm install command, with every tarball needed, for @toolhost/host with
-// the `toolhost` command (@toolhost/cli), and for each adapter.
+// It ends by printing the npm install command, with every tarball needed and the required peer
+// dependencies, for @toolhost/host with the `toolhost` command (@toolhost/cli), and for each adapter;
+// optional peer dependencies (such as google-auth-library, for Google credentials) are named on a
+// line of their own, not installed.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join, resolve } from 'node:path';
@@ -40,7 +42,10 @@ const packages = readdirSync(join(ROOT, 'packages'))
     name: manifest.name,
     version: manifest.version,
     dependsOn: Object.keys(manifest.dependencies ?? {}).filter((name) => name.startsWith('@toolhost/')),
-    peers: Object.keys(manifest.peerDependencies ?? {}),
+    // Required peers go on the install lines; optional ones (google-auth-library of @toolhost/oauth)
+    // only for the features that need them, so they are named apart.
+    peers: Object.keys(manifest.peerDependencies ?? {}).filter((name) => manifest.peerDependenciesMeta?.[name]?.optional !== true),
+    optionalPeers: Object.keys(manifest.peerDependencies ?? {}).filter((name) => manifest.peerDependenciesMeta?.[name]?.optional === true),
   }));
 const byName = new Map(packages.map((pkg) => [pkg.name, pkg]));
 
@@ -74,7 +79,7 @@ function closure(name, seen = new Set()) {
   return [...pkg.dependsOn.flatMap((dependency) => closure(dependency, seen)), name];
 }
 
-console.log('\nInstall in any project (every @toolhost tarball needed, plus the peer dependencies):');
+console.log('\nInstall in any project (every @toolhost tarball needed, plus the required peer dependencies):');
 const groups = [
   ['@toolhost/host', '@toolhost/cli'],
   ...packages
@@ -85,7 +90,10 @@ const groups = [
 for (const names of groups) {
   if (!names.every((name) => byName.has(name))) continue;
   const seen = new Set();
-  const files = names.flatMap((name) => closure(name, seen)).map((dependency) => tarballs.get(dependency));
-  const peers = names.flatMap((name) => byName.get(name).peers);
+  const members = names.flatMap((name) => closure(name, seen)).map((name) => byName.get(name));
+  const files = members.map((pkg) => tarballs.get(pkg.name));
+  const peers = [...new Set(members.flatMap((pkg) => pkg.peers))];
+  const optional = [...new Set(members.flatMap((pkg) => pkg.optionalPeers))];
   console.log(`\n  # ${names.join(' and ')}\n  npm install ${[...files, ...peers].join(' ')}`);
+  if (optional.length > 0) console.log(`  # optional, only for the features that need them: npm install ${optional.join(' ')}`);
 }

@@ -1,7 +1,7 @@
 import { defineConfig, mergeConfig } from 'vitest/config';
 import shared from '../../vitest.shared.js';
 
-// A real redis-server and PostgreSQL on loopback for the whole run: the test setup of
-// @toolhost/stores (not exported by that package, so used by path). A missing binary fails the run
-// and names the Debian package to install.
-export default mergeConfig(shared, defineConfig({ test: { globalSetup: ['../../packages/stores/src/testing/database-servers.ts'] } }));
+// A real redis-server and PostgreSQL on loopback for the whole run: the database set-up of the
+// private fixtures package, as @toolhost/stores uses it. A missing binary fails the run and names
+// the Debian package to install.
+export default mergeConfig(shared, defineConfig({ test: { globalSetup: ['@toolhost-internal/fixtures/databases'] } }));

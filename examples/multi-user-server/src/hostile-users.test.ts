@@ -12,7 +12,7 @@ import KeyvRedis from '@keyv/redis';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // The database setup of @toolhost/stores is not exported from that package: its types by path.
-import type {} from '../../../packages/stores/src/testing/database-servers.js';
+import type {} from '@toolhost-internal/fixtures/databases';
 import { api, startExample, stopAll, type ApiAnswer, type ExampleProcess } from './testing/example-process.js';
 
 // User ids of this file only: other test files share the redis-server.

@@ -14,9 +14,8 @@ import { createKeyvStores, type KeyvStores } from '@toolhost/stores';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth and the database setup of @toolhost/stores are not
 // exported from those packages: imported by path.
-import type {} from '../../../packages/stores/src/testing/database-servers.js';
-import { startDpopAuthorizationServer } from '../../../packages/oauth/src/testing/dpop-servers.js';
-import { startProtectedMcpServer } from '../../../packages/oauth/src/testing/protected-mcp-server.js';
+import type {} from '@toolhost-internal/fixtures/databases';
+import { startDpopAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { api, startExample, stopAll, textOf, type ApiAnswer, type ExampleProcess } from './testing/example-process.js';
 
 const ALICE = 'alice-key-0123456789abcdef';

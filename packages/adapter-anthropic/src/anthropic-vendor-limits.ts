@@ -1,4 +1,4 @@
-import type { VendorLimits } from '@toolhost/contract';
+import type { VendorLimits } from '@toolhost/contract/limits';
 
 /**
  * Anthropic's hard limits on the tools of one Messages request, the defaults of

@@ -1,13 +1,6 @@
 import type { ContentBlock, Message, MessageParam, RawMessageStreamEvent, Tool } from '@anthropic-ai/sdk/resources/messages';
-import {
-  AdapterError,
-  resolveContextWindowTokens,
-  resolveVendorLimits,
-  vendorLimitChecks,
-  type ModelAdapter,
-  type StreamingModelAdapter,
-  type VendorLimits,
-} from '@toolhost/contract';
+import { AdapterError, type ModelAdapter, type StreamingModelAdapter } from '@toolhost/contract';
+import { resolveContextWindowTokens, resolveVendorLimits, vendorLimitChecks, type VendorLimits } from '@toolhost/contract/limits';
 import { collectAnthropicStream, createAnthropicStreamAccumulator } from './anthropic-stream-accumulator.js';
 import { ANTHROPIC_TOOL_NAME_POLICY } from './anthropic-tool-name-policy.js';
 import { ANTHROPIC_VENDOR_LIMITS } from './anthropic-vendor-limits.js';

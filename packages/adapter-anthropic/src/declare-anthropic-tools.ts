@@ -1,5 +1,6 @@
 import type { Tool, ToolSearchToolBm25_20251119, ToolSearchToolRegex20251119 } from '@anthropic-ai/sdk/resources/messages';
-import { AdapterError, type HostToolDefinition, type VendorLimitChecks } from '@toolhost/contract';
+import { AdapterError, type HostToolDefinition } from '@toolhost/contract';
+import type { VendorLimitChecks } from '@toolhost/contract/limits';
 import { mapToolsToAnthropicTools } from './map-tools-to-anthropic-tools.js';
 
 /** A tool declaration the Anthropic adapter returns: a host tool, or Anthropic's tool search tool. */

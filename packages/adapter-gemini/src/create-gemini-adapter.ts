@@ -1,12 +1,6 @@
 import type { Content, FunctionDeclaration, GenerateContentResponse } from '@google/genai';
-import {
-  resolveContextWindowTokens,
-  resolveVendorLimits,
-  vendorLimitChecks,
-  type ModelAdapter,
-  type StreamingModelAdapter,
-  type VendorLimits,
-} from '@toolhost/contract';
+import type { ModelAdapter, StreamingModelAdapter } from '@toolhost/contract';
+import { resolveContextWindowTokens, resolveVendorLimits, vendorLimitChecks, type VendorLimits } from '@toolhost/contract/limits';
 import { collectGeminiStream, createGeminiStreamAccumulator } from './gemini-stream-accumulator.js';
 import { createGeminiMessage, type GeminiSamplingOptions } from './create-gemini-message.js';
 import { GEMINI_TOOL_NAME_POLICY } from './gemini-tool-name-policy.js';

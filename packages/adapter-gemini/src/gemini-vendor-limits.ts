@@ -1,4 +1,4 @@
-import type { VendorLimits } from '@toolhost/contract';
+import type { VendorLimits } from '@toolhost/contract/limits';
 
 /**
  * Gemini's hard limits on the tools of one request, the defaults of {@link createGeminiAdapter}'s

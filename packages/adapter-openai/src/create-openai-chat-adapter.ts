@@ -5,7 +5,8 @@ import type {
   ChatCompletionMessage,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ModelAdapter, StreamingModelAdapter, VendorLimits } from '@toolhost/contract';
+import type { ModelAdapter, StreamingModelAdapter } from '@toolhost/contract';
+import type { VendorLimits } from '@toolhost/contract/limits';
 import { collectOpenAIChatStream, createOpenAIChatStreamAccumulator } from './chat-stream-accumulator.js';
 import { createChatMessage } from './create-chat-message.js';
 import { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';

@@ -1,5 +1,6 @@
 import type { FunctionTool, NamespaceTool, ToolSearchTool } from 'openai/resources/responses/responses';
-import type { HostToolDefinition, ToolDeclarationCheck, VendorLimitChecks } from '@toolhost/contract';
+import type { HostToolDefinition } from '@toolhost/contract';
+import type { ToolDeclarationCheck, VendorLimitChecks } from '@toolhost/contract/limits';
 import { buildFunctionParameters } from './build-function-parameters.js';
 import { mapToolsToResponseTools } from './map-tools-to-response-tools.js';
 import { OPENAI_TOOL_NAME_POLICY } from './openai-tool-name-policy.js';

@@ -4,7 +4,7 @@ import {
   vendorLimitChecks,
   type VendorLimitChecks,
   type VendorLimits,
-} from '@toolhost/contract';
+} from '@toolhost/contract/limits';
 import { OPENAI_TOOL_NAME_POLICY } from './openai-tool-name-policy.js';
 import { OPENAI_STRICT_SCHEMA_LIMITS, OPENAI_VENDOR_LIMITS } from './openai-vendor-limits.js';
 

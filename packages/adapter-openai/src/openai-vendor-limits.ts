@@ -1,4 +1,4 @@
-import type { VendorLimits } from '@toolhost/contract';
+import type { VendorLimits } from '@toolhost/contract/limits';
 
 /**
  * OpenAI's hard limits on the tools of one request, in Chat Completions and the Responses API

@@ -1,12 +1,9 @@
 import type { ConfirmationOutcome, ConfirmationRequest, HostToolDefinition, JsonSchemaObject } from '@toolhost/contract';
-import type { McpToolHost, ToolCallResult } from '@toolhost/host';
 import { sanitizeSchema, type SchemaProfile } from '@toolhost/schema-sanitizer';
 import { dynamicTool, jsonSchema, type ModelMessage, type ToolApprovalResponse, type ToolSet } from 'ai';
+import type { AiSdkToolHost, AiSdkToolHostResult } from './ai-sdk-tool-host.js';
 import { findToolApproval, toolApprovalOutcome } from './tool-approval.js';
 import { toAiSdkModelOutput, type AiSdkToolOutput } from './tool-output.js';
-
-/** What `createAiSdkTools` uses of an `McpToolHost` (any host: its adapter does not matter). */
-export type AiSdkToolHost = Pick<McpToolHost, 'listToolDefinitions' | 'callTool' | 'confirmations' | 'on'>;
 
 /** Options of {@link createAiSdkTools}; every one has a default. */
 export interface AiSdkToolsOptions {
@@ -61,7 +58,7 @@ function sanitized(inputSchema: JsonSchemaObject, profile: SchemaProfile): JsonS
   return schema;
 }
 
-function outputOf(result: ToolCallResult, text?: string): AiSdkToolOutput {
+function outputOf(result: AiSdkToolHostResult, text?: string): AiSdkToolOutput {
   return {
     content: text === undefined ? result.parts : [{ type: 'text', text }],
     isError: result.isError,

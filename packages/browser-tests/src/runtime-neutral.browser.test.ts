@@ -91,7 +91,7 @@ describe('runtime-neutral packages in a browser', () => {
     );
   });
 
-  it('sanitize a schema, map an image result, decide a confirmation and use the error helpers in Chromium', async () => {
+  it('sanitize a schema, map an image result, decide a confirmation, validate arguments and use the error helpers in Chromium', async () => {
     const page = await browser.newPage();
     const pageErrors: string[] = [];
     page.on('pageerror', (error) => pageErrors.push(error.message));
@@ -141,6 +141,7 @@ describe('runtime-neutral packages in a browser', () => {
       secondReason: 'allow-list-tool',
       changedStatus: 'ask',
       declined: { allowed: false, code: 'TOOL_CALL_DENIED', isToolhostError: true },
+      validation: { valid: false, code: 'INVALID_TOOL_ARGUMENTS', accepted: true },
     });
     // WebCrypto in the browser pins the same hash as Node does, so approvals carry across runtimes.
     expect(result.confirmation.hash).toBe(

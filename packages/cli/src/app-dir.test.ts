@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 // The OAuth test server of @toolhost/oauth is not exported from that package: imported by path.
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { assertBinBuilt, put, runToolhost, type RunPlace } from './testing/run-toolhost.js';
 
 // The settings folder of another program (--app-dir .gemini, or $TOOLHOST_APP_DIR) with the

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { trustFolder } from '@toolhost/config';
+import { trustFolder } from '@toolhost/config/trust';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { assertBinBuilt, put, runToolhost, type RunResult } from './testing/run-toolhost.js';
 

@@ -5,8 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { startJsonRoutesServer } from '../../oauth/src/testing/json-routes-server.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { startJsonRoutesServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { assertBinBuilt, runToolhost, type RunPlace } from './testing/run-toolhost.js';
 
 // The drop-in check of the whole folder: src/testing/homes/<app> holds a Gemini CLI (and a Qwen

@@ -3,8 +3,7 @@ import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { authorizationServerMetadata, startJsonRoutesServer } from '../../oauth/src/testing/json-routes-server.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { authorizationServerMetadata, startJsonRoutesServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { put, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost --app-dir .gemini` / `.qwen` with the built binary shares the OAuth tokens of Gemini CLI

@@ -1,10 +1,10 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { dpopKeyThumbprint, type StoredOAuthCredentials } from '@toolhost/oauth';
+import type { StoredOAuthCredentials } from '@toolhost/oauth';
+import { dpopKeyThumbprint } from '@toolhost/oauth/protocol';
 import { describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { startDpopAuthorizationServer } from '../../oauth/src/testing/dpop-servers.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { startDpopAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { putProjectSettings, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost mcp auth` and `toolhost mcp list` with the built binary against servers that use DPoP

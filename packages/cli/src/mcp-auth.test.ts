@@ -5,8 +5,7 @@ import { join } from 'node:path';
 import { fixtureBinPath, startHttpFixture } from '@toolhost-internal/fixtures';
 import { describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { type RouteAnswer, startJsonRoutesServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { put, putProjectSettings, runToolhost, spawnToolhost, useTrustedProject } from './testing/run-toolhost.js';
 
 // `toolhost mcp auth` end to end with the built binary: a Streamable HTTP MCP server that wants

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { APP_DIR_ENV_VAR, ConfigError, DEFAULT_APP_DIR, formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
-import { FileTokenStore, OAuthError } from '@toolhost/oauth';
+import { OAuthError } from '@toolhost/oauth';
+import { FileTokenStore } from '@toolhost/oauth/token-files';
 import { CliError } from './cli-error.js';
 import { resolveCliIo, settingsLocation, type CliIo } from './cli-io.js';
 import type { CommandContext } from './commands/command-context.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
-import { untrustFolder } from '@toolhost/config';
+import { untrustFolder } from '@toolhost/config/trust';
 import { describe, expect, it } from 'vitest';
 import { put, runToolhost, useTrustedProject } from './testing/run-toolhost.js';
 

@@ -20,7 +20,7 @@ export interface JsoncPropertyEdit {
 /**
  * Sets `key` in the object at `objectPath` (creating the missing objects), keeping every other
  * byte of the text: comments, formatting and other settings. A new key goes after the last one.
- * Throws `FILE_MALFORMED` or `INVALID_TYPE` {@link ConfigError}s without changing anything.
+ * Throws `FILE_MALFORMED` or `INVALID_TYPE` {@link index!ConfigError}s without changing anything.
  */
 export function setJsoncProperty(text: string, edit: JsoncPropertyEdit & { readonly value: unknown }): { text: string; replaced: boolean } {
   const document = parseJsoncDocument(text, edit.filePath);

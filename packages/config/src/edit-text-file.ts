@@ -1,7 +1,7 @@
 import { mkdir, realpath } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import lockfile from 'proper-lockfile';
 import { ConfigError } from './config-error.js';
+import { loadProperLockfile } from './load-proper-lockfile.js';
 import { readTextFile } from './read-text-file.js';
 import { writeFileAtomic } from './write-file-atomic.js';
 
@@ -71,6 +71,7 @@ async function editLocked<T>(
 async function lockFile(filePath: string): Promise<{ assertHeld: () => void; release: () => Promise<void> }> {
   const target = await realpath(filePath).catch(() => resolve(filePath));
   const lockPath = `${target}.lock`;
+  const lockfile = await loadProperLockfile();
   const deadline = Date.now() + SETTINGS_LOCK_TIMEOUT_MS;
   let compromised: Error | undefined;
   try {

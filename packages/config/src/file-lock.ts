@@ -2,7 +2,7 @@
 // kept fresh while it is held and taken over once its holder stopped refreshing it (crashed).
 import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import lockfile from 'proper-lockfile';
+import { loadProperLockfile } from './load-proper-lockfile.js';
 
 /**
  * A lock whose holder stopped refreshing it this long ago (the process crashed or was killed) is
@@ -30,7 +30,7 @@ export interface FileLockFailure {
  *
  * @example
  * ```ts
- * import { withFileLock } from '@toolhost/config';
+ * import { withFileLock } from '@toolhost/config/files';
  *
  * const answer = await withFileLock('/tmp/app/data.json.lock', 10_000, async () => 42, (failure) =>
  *   new Error(`data.json is locked (${failure.detail})`),
@@ -49,6 +49,7 @@ export async function withFileLock<T>(
   } catch (error) {
     throw failed('failed', (error as NodeJS.ErrnoException).code ?? String(error), error);
   }
+  const lockfile = await loadProperLockfile();
   const deadline = Date.now() + timeoutMs;
   let release: () => Promise<void>;
   for (;;) {

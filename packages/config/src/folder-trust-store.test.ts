@@ -7,16 +7,16 @@ import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { loadSettings } from './index.js';
 import {
   FileFolderTrustStore,
   MemoryFolderTrustStore,
   getFolderTrust,
-  loadSettings,
   setStoredFolderTrust,
   trustFolder,
   untrustFolder,
   type FolderTrustStore,
-} from './index.js';
+} from './trust.js';
 
 let root: string;
 let homeA: string;

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { getFolderTrust, loadSettings, trustFolder, untrustFolder, type LoadSettingsOptions } from './index.js';
+import { loadSettings, type LoadSettingsOptions } from './index.js';
+import { getFolderTrust, trustFolder, untrustFolder } from './trust.js';
 
 // Folder trust with Gemini CLI's and Qwen Code's own store, through the package's public API.
 let root: string;

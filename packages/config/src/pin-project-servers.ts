@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from './canonical-json.js';
 import type { EnvironmentVariables } from './expand-env-vars.js';
 import { parseSettingsText } from './parse-settings-text.js';
 import { readTextFile } from './read-text-file.js';
@@ -24,29 +25,6 @@ const HASHED_FIELDS = new Set(['env', 'headers']);
 
 function sha256(text: string): string {
   return `sha256:${createHash('sha256').update(text, 'utf8').digest('hex')}`;
-}
-
-/**
- * JSON with object keys sorted at every level (`undefined` members left out), so equal values
- * always give equal text: for comparing settings entries and hashing them.
- *
- * @example
- * ```ts
- * import { canonicalJson } from '@toolhost/config';
- *
- * canonicalJson({ b: 1, a: [true, { d: null, c: 'x' }] }); // '{"a":[true,{"c":"x","d":null}],"b":1}'
- * ```
- */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const record = value as Record<string, unknown>;
-    const keys = Object.keys(record)
-      .filter((key) => record[key] !== undefined)
-      .sort();
-    return `{${keys.map((key) => `${JSON.stringify(key)}:${canonicalJson(record[key])}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }
 
 /**

@@ -1,11 +1,8 @@
-import { Ajv, type Options as AjvOptions } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import type { Ajv, Options as AjvOptions } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import { RE2JS } from 're2js';
-
-// ajv-formats is CommonJS: depending on the loader the plugin is the module or its `default`.
-type FormatsPlugin = (ajv: Ajv | Ajv2020) => unknown;
-const addFormats = ((addFormatsModule as unknown as { default?: FormatsPlugin }).default ?? addFormatsModule) as unknown as FormatsPlugin;
+// ajv: in Node required by the first engine; in bundles and other runtimes imported with the package (package.json "imports").
+import { loadAjv } from '#load-ajv';
 
 /** A compiled pattern: the part of `RegExp` that Ajv's generated code calls. */
 export interface LinearTimePattern {
@@ -75,6 +72,7 @@ export function createLinearTimeAjv(dialect: LinearTimeAjvDialect): Ajv | Ajv202
     validateSchema: false,
     code: { regExp: linearTimeRegExp },
   };
+  const { Ajv, Ajv2020, addFormats } = loadAjv();
   const ajv = dialect === '2020-12' ? new Ajv2020(options) : new Ajv(options);
   addFormats(ajv);
   return ajv;

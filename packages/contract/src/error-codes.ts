@@ -25,6 +25,9 @@ export const ERROR_CODES = {
   INVALID_CONFIG: "A server entry's settings cannot be used for what was asked (an invalid URL, a bad OAuth setting).",
   /** Options passed to a toolhost function or class are inconsistent or incomplete. */
   INVALID_OPTIONS: 'Options passed to a toolhost function or class are inconsistent or incomplete.',
+  /** A feature needs an optional package (an optional peer dependency) that is not installed; the message names it. */
+  PACKAGE_NOT_INSTALLED:
+    'A feature needs an optional package that is not installed (an optional peer dependency, such as `google-auth-library` for Google credentials); the message names the package to install.',
   /** Loading the settings files failed as a whole. */
   SETTINGS_LOAD_FAILED: 'Loading the settings files failed as a whole; `cause` says why.',
   /** A folder to trust or untrust does not exist. */

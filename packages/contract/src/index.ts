@@ -1,4 +1,5 @@
 // Public API of @toolhost/contract: the types every toolhost package agrees on, and the error base.
+// Vendor limits and their checks are on @toolhost/contract/limits, the task types on @toolhost/contract/tasks.
 export { ERROR_CODES, isErrorCode } from './error-codes.js';
 export type { ErrorCode } from './error-codes.js';
 export { ToolhostError, findErrorInChain } from './toolhost-error.js';
@@ -12,10 +13,6 @@ export { AdapterError } from './adapter-error.js';
 export type { AdapterErrorCode, AdapterErrorOptions } from './adapter-error.js';
 export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from './content-part.js';
 export { DEFAULT_TOOL_NAME_POLICY } from './tool-name-policy.js';
-export { VENDOR_LIMIT_NAMES, resolveContextWindowTokens, resolveVendorLimits } from './vendor-limits.js';
-export type { VendorLimits } from './vendor-limits.js';
-export { vendorLimitChecks } from './vendor-limit-checks.js';
-export type { ToolDeclarationCheck, VendorLimitChecks, VendorLimitChecksOptions } from './vendor-limit-checks.js';
 export type { ToolNamePolicy } from './tool-name-policy.js';
 export type {
   HostToolDefinition,
@@ -52,15 +49,7 @@ export type {
   McpConfirmationDetails,
   ToolDefinitionChange,
 } from './confirmation.js';
-export type {
-  ToolCall,
-  ToolCallError,
-  ToolCallOutput,
-  ToolCallProgress,
-  ToolCallStatus,
-  ToolCallTask,
-  ToolCallTaskStatus,
-} from './tool-call.js';
+export type { ToolCall, ToolCallError, ToolCallOutput, ToolCallProgress, ToolCallStatus } from './tool-call.js';
 export type {
   ElicitationField,
   ElicitationOption,

@@ -5,7 +5,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { trustFolder } from '@toolhost/config';
+import { trustFolder } from '@toolhost/config/trust';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { describe, expect, it } from 'vitest';
 import { fixtureServer, useProjectFolders } from './test-support.js';

@@ -4,7 +4,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { setServerEnabled } from '@toolhost/config';
+import { setServerEnabled } from '@toolhost/config/edit';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fixtureServer, useProjectFolders } from './test-support.js';
 

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MemoryFolderTrustStore, setStoredFolderTrust, trustFolder, untrustFolder, type FolderTrustStore } from '@toolhost/config';
+import { MemoryFolderTrustStore, setStoredFolderTrust, trustFolder, untrustFolder, type FolderTrustStore } from '@toolhost/config/trust';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { describe, expect, it } from 'vitest';
 import { HostError } from './host-error.js';

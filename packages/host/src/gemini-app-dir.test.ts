@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { trustFolder } from '@toolhost/config';
+import { trustFolder } from '@toolhost/config/trust';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // The OAuth test server of @toolhost/oauth is not exported from that package: imported by path.
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { McpToolHost } from './mcp-tool-host.js';
 import type { McpToolHostOptions } from './host-options.js';
 import { fixtureServer } from './test-support.js';

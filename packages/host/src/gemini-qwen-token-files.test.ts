@@ -7,8 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { authorizationServerMetadata, startJsonRoutesServer } from '../../oauth/src/testing/json-routes-server.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { authorizationServerMetadata, startJsonRoutesServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { McpToolHost } from './mcp-tool-host.js';
 
 const cleanups: Array<() => Promise<void>> = [];

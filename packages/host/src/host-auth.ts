@@ -1,7 +1,6 @@
 import {
   authenticate,
   createAuthProvider,
-  FileTokenStore,
   InMemoryTokenStore,
   StoredTokenOAuthProvider,
   type BearerChallenge,
@@ -10,6 +9,7 @@ import {
   type OpenBrowser,
   type TokenStore,
 } from '@toolhost/oauth';
+import { FileTokenStore } from '@toolhost/oauth/token-files';
 import { HostError } from './host-error.js';
 import type { TransportOptions } from '@toolhost/discovery';
 import type { ResolvedServer, SettingsSource } from './resolve-servers.js';

@@ -1,6 +1,6 @@
 // The client features as McpToolHost methods, against server-everything (stdio) and fixtures.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startClientFeaturesServer, type ClientFeaturesServer } from '../../fixtures/src/client-features/client-features-server.js';
+import { startClientFeaturesServer, type ClientFeaturesServer } from '@toolhost-internal/fixtures';
 import type { ServerLogEvent } from './host-events.js';
 import { waitFor } from './client-features/test-support.js';
 import { HostError } from './host-error.js';

@@ -1,7 +1,7 @@
 import type { ToolCallInterceptor } from './tool-call/call-hooks.js';
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
-import type { FolderTrustStore } from '@toolhost/config';
+import type { FolderTrustStore } from '@toolhost/config/trust';
 import type { FetchFunction, TokenStore } from '@toolhost/oauth';
 import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
 import type { SettingsSource } from './resolve-servers.js';

@@ -1,11 +1,5 @@
-import {
-  ConfigError,
-  getServerTransport,
-  normalizeServerName,
-  parseSettingsText,
-  setServerEnabled,
-  type McpServerConfig,
-} from '@toolhost/config';
+import { ConfigError, getServerTransport, normalizeServerName, parseSettingsText, type McpServerConfig } from '@toolhost/config';
+import { setServerEnabled } from '@toolhost/config/edit';
 import { escapeControlText } from '@toolhost/contract';
 import type { ServerSetChange } from '@toolhost/discovery';
 import type { HostCore } from './host-core.js';

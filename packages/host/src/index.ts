@@ -63,7 +63,6 @@ export type {
   HostToolDefinition,
   ModelAdapter,
   ToolCall,
-  ToolCallTask,
-  ToolCallTaskStatus,
   UiHooks,
 } from '@toolhost/contract';
+export type { ToolCallTask, ToolCallTaskStatus } from '@toolhost/contract/tasks';

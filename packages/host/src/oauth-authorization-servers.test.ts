@@ -5,8 +5,13 @@
 import { createRedirectFollowingOpener, InMemoryTokenStore } from '@toolhost/oauth';
 import { afterEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { authorizationServerMetadata, startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
-import { startProtectedMcpServer, type ProtectedMcpServerOptions } from '../../oauth/src/testing/protected-mcp-server.js';
+import {
+  authorizationServerMetadata,
+  type ProtectedMcpServerOptions,
+  type RouteAnswer,
+  startJsonRoutesServer,
+  startProtectedMcpServer,
+} from '@toolhost-internal/fixtures/oauth';
 import { McpToolHost } from './mcp-tool-host.js';
 import type { HostSettings } from './resolve-servers.js';
 

@@ -5,11 +5,12 @@
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createRedirectFollowingOpener, dpopKeyThumbprint, FileTokenStore, type StoredOAuthCredentials } from '@toolhost/oauth';
+import { createRedirectFollowingOpener, type StoredOAuthCredentials } from '@toolhost/oauth';
+import { dpopKeyThumbprint } from '@toolhost/oauth/protocol';
+import { FileTokenStore } from '@toolhost/oauth/token-files';
 import { afterEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { accessTokenHashOf, startDpopAuthorizationServer } from '../../oauth/src/testing/dpop-servers.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { accessTokenHashOf, startDpopAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { McpToolHost } from './mcp-tool-host.js';
 
 const cleanups: Array<() => Promise<void>> = [];

@@ -5,8 +5,12 @@ import { createHash } from 'node:crypto';
 import { createRedirectFollowingOpener, InMemoryTokenStore } from '@toolhost/oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { authorizationServerMetadata, startJsonRoutesServer, type RouteAnswer } from '../../oauth/src/testing/json-routes-server.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import {
+  authorizationServerMetadata,
+  type RouteAnswer,
+  startJsonRoutesServer,
+  startProtectedMcpServer,
+} from '@toolhost-internal/fixtures/oauth';
 import type { HostSettings } from './resolve-servers.js';
 import { McpToolHost } from './mcp-tool-host.js';
 

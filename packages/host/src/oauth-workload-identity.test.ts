@@ -9,8 +9,7 @@ import { join } from 'node:path';
 import { InMemoryTokenStore } from '@toolhost/oauth';
 import { afterEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
-import { startWorkloadIdentityAuthorizationServer } from '../../oauth/src/testing/workload-identity-authorization-server.js';
+import { startProtectedMcpServer, startWorkloadIdentityAuthorizationServer } from '@toolhost-internal/fixtures/oauth';
 import { McpToolHost } from './mcp-tool-host.js';
 
 const closing: Array<() => Promise<void>> = [];

@@ -8,12 +8,12 @@ import {
   type ConfigError,
   type ConfigWarning,
   type EnvironmentVariables,
-  type FolderTrustStore,
   type LoadSettingsOptions,
   type McpServerConfig,
   type ServerBlockReason,
   type ServerTransportInfo,
 } from '@toolhost/config';
+import type { FolderTrustStore } from '@toolhost/config/trust';
 import type { ServerDefinition } from '@toolhost/discovery';
 
 /** MCP settings given directly to the host, in the shape of a settings file. */

@@ -1,7 +1,7 @@
 import { mkdtemp, mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { trustFolder } from '@toolhost/config';
+import { trustFolder } from '@toolhost/config/trust';
 import { afterEach, describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
 import { fixtureServer } from './test-support.js';

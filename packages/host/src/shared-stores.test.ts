@@ -9,12 +9,12 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { authenticate, createRedirectFollowingOpener, FileTokenStore } from '@toolhost/oauth';
+import { authenticate, createRedirectFollowingOpener } from '@toolhost/oauth';
+import { FileTokenStore } from '@toolhost/oauth/token-files';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
 import { startRoundRobinProxy, type RoundRobinProxy } from '@toolhost-internal/fixtures';
-import { startDpopAuthorizationServer } from '../../oauth/src/testing/dpop-servers.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { startDpopAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 
 /** The package folder: a process started there imports the built `@toolhost/host` (and its dependencies). */
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -26,7 +26,7 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const APP = `
 import { createServer } from 'node:http';
 import { McpToolHost } from '@toolhost/host';
-import { FileTokenStore } from '@toolhost/oauth';
+import { FileTokenStore } from '@toolhost/oauth/token-files';
 import { JsonFileAllowListStore } from '@toolhost/confirmation/node';
 const answers = new Map();
 const asked = new Set();

@@ -4,9 +4,7 @@ import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
-import { launchChromiumOpener } from './testing/chromium-opener.js';
-import { startOidcAuthorizationServer } from './testing/start-oidc-authorization-server.js';
-import { startProtectedMcpServer } from './testing/protected-mcp-server.js';
+import { launchChromiumOpener, startOidcAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 
 // End to end: oidc-provider as the authorization server of a Streamable HTTP MCP server that
 // checks bearer tokens, the login and consent pages driven in headless Chromium.

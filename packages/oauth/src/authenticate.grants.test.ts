@@ -5,7 +5,7 @@ import { InMemoryTokenStore } from './in-memory-token-store.js';
 import type { OAuthError } from './oauth-error.js';
 import { createAuthProvider } from './create-auth-provider.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
-import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from '@toolhost-internal/fixtures/oauth';
 
 // Grants without a browser: client credentials (SEP-1046) and enterprise-managed authorization
 // (ID token -> ID-JAG at the IdP -> access token with the jwt-bearer grant), against scripted

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
-import { startJsonRoutesServer, type RouteHandler } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteHandler } from '@toolhost-internal/fixtures/oauth';
 
 // A hostile MCP server and authorization server: every bad URL must be refused with a typed
 // error before anything is opened, registered or stored.

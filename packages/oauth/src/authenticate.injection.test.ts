@@ -3,7 +3,7 @@ import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { createRedirectFollowingOpener } from './redirect-following-opener.js';
-import { startJsonRoutesServer, type RouteAnswer } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer } from '@toolhost-internal/fixtures/oauth';
 
 // A hostile authorization server whose error answers carry terminal escape sequences, a BiDi
 // override and a forged log line: the OAuthError message must show them escaped, never raw.

@@ -3,7 +3,7 @@ import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { createRedirectFollowingOpener } from './redirect-following-opener.js';
-import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from '@toolhost-internal/fixtures/oauth';
 
 const servers: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {

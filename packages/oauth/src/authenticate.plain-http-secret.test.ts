@@ -3,7 +3,7 @@ import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { createRedirectFollowingOpener } from './redirect-following-opener.js';
-import { startJsonRoutesServer, type RouteAnswer } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer } from '@toolhost-internal/fixtures/oauth';
 
 // A private MCP server (allowPrivateNetwork) whose authorization server names a plain-http token
 // endpoint off loopback: the client secret must never be sent there in clear text.

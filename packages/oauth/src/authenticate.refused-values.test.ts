@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
-import { startJsonRoutesServer, type RouteAnswer } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer } from '@toolhost-internal/fixtures/oauth';
 
 // Values authenticate() cannot use are refused with an error that names them, never used silently
 // and never quoted when they may be secret. Against an MCP server and authorization server on loopback.

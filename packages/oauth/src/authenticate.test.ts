@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { createRedirectFollowingOpener } from './redirect-following-opener.js';
-import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from '@toolhost-internal/fixtures/oauth';
 
 // A scripted authorization server that approves without a login page (as the conformance
 // suite's does), driven through the non-interactive redirect-following opener.

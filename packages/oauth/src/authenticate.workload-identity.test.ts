@@ -8,11 +8,11 @@ import { authenticate } from './authenticate.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import type { OAuthError } from './oauth-error.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
-import { startProtectedMcpServer } from './testing/protected-mcp-server.js';
 import {
+  startProtectedMcpServer,
   startWorkloadIdentityAuthorizationServer,
   type WorkloadIdentityAuthorizationServer,
-} from './testing/workload-identity-authorization-server.js';
+} from '@toolhost-internal/fixtures/oauth';
 
 // Workload identity (SEP-1933): the RFC 7523 jwt-bearer grant with the token the workload's
 // platform issued it, against a loopback authorization server that verifies each assertion

@@ -5,9 +5,7 @@ import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { registerClient } from './register-client.js';
 import { StoredTokenOAuthProvider, type StoredTokenOAuthProviderOptions } from './stored-token-provider.js';
-import { launchChromiumOpener } from './testing/chromium-opener.js';
-import { startOidcAuthorizationServer } from './testing/start-oidc-authorization-server.js';
-import { startProtectedMcpServer } from './testing/protected-mcp-server.js';
+import { launchChromiumOpener, startOidcAuthorizationServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import type { McpServerConfig } from '@toolhost/config';
 import { createUrlGuard } from './url-guard.js';
 

@@ -2,7 +2,7 @@ import { IssuerMismatchError } from '@modelcontextprotocol/client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { discoverAuthorizationServer } from './discover-authorization-server.js';
 import { OAuthError } from './oauth-error.js';
-import { startJsonRoutesServer, type RouteAnswer } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer } from '@toolhost-internal/fixtures/oauth';
 import { createUrlGuard } from './url-guard.js';
 
 const servers: Array<{ close: () => Promise<void> }> = [];

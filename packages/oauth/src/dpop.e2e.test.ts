@@ -6,10 +6,14 @@ import { dpopKeyThumbprint } from './dpop.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
-import { launchChromiumOpener } from './testing/chromium-opener.js';
-import { accessTokenHashOf, startDpopAuthorizationServer } from './testing/dpop-servers.js';
-import { startOidcAuthorizationServer } from './testing/start-oidc-authorization-server.js';
-import { startProtectedMcpServer, type ProtectedMcpServerDpop } from './testing/protected-mcp-server.js';
+import {
+  accessTokenHashOf,
+  launchChromiumOpener,
+  type ProtectedMcpServerDpop,
+  startDpopAuthorizationServer,
+  startOidcAuthorizationServer,
+  startProtectedMcpServer,
+} from '@toolhost-internal/fixtures/oauth';
 
 // DPoP (RFC 9449, the MCP DPoP extension) end to end: oidc-provider issuing DPoP-bound tokens (its
 // `dPoP` feature, with nonces required in one case), and a Streamable HTTP MCP server that checks

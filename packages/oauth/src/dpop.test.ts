@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { createDpopSession, dpopKeyThumbprint, generateDpopKey, OAuthError, planDpop } from './index.js';
-import { accessTokenHashOf, verifyDpopProof } from './testing/dpop-servers.js';
+import { OAuthError } from './index.js';
+import { createDpopSession, dpopKeyThumbprint, generateDpopKey, planDpop } from './protocol.js';
+import { accessTokenHashOf, verifyDpopProof } from '@toolhost-internal/fixtures/oauth';
 
 describe('planDpop', () => {
   const base = { serverName: 's' };

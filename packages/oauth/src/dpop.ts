@@ -2,7 +2,7 @@
 // registration and the signing session built from it. Proofs are signed by the MCP SDK's
 // `DpopSession` (jose underneath); keys are generated, exported and imported with jose.
 import { DPOP_SUPPORTED_ALGS, DpopSession, type DpopAlg, type DpopKeyPair } from '@modelcontextprotocol/client';
-import { calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
+import type * as Jose from 'jose';
 import { authCommandHint, OAuthError } from './oauth-error.js';
 import type { StoredDpopKey } from './token-store.js';
 import type { BearerChallenge } from './www-authenticate.js';
@@ -12,6 +12,12 @@ export type DpopSetting = boolean | 'auto';
 
 /** The algorithm of a new DPoP key when the servers accept it (or say nothing): ES256. */
 export const DEFAULT_DPOP_ALGORITHM: DpopAlg = 'ES256';
+
+// jose (46 modules) is loaded by the first DPoP key, thumbprint or session, not by importing this
+// package: most servers use bearer tokens. It is an ES-module-only package, so the CommonJS build
+// must import() it too.
+let joseModule: Promise<typeof Jose> | undefined;
+const loadJose = (): Promise<typeof Jose> => (joseModule ??= import('jose'));
 
 /** The algorithms toolhost signs proofs with, in order of preference (compact, widely supported first). */
 const PREFERENCE: readonly DpopAlg[] = ['ES256', 'ES384', 'ES512', 'EdDSA', 'PS256', 'PS384', 'PS512', 'RS256', 'RS384', 'RS512'];
@@ -72,6 +78,7 @@ export function planDpop(input: PlanDpopInput): { alg: DpopAlg } | undefined {
 
 /** Generates the DPoP key pair of a client registration (ES256 unless another algorithm is given). */
 export async function generateDpopKey(alg: DpopAlg = DEFAULT_DPOP_ALGORITHM): Promise<StoredDpopKey> {
+  const { generateKeyPair, exportJWK } = await loadJose();
   const { privateKey } = await generateKeyPair(alg, { extractable: true });
   return { alg, privateJwk: { ...(await exportJWK(privateKey)) } };
 }
@@ -83,10 +90,10 @@ const PUBLIC_MEMBERS: Record<string, readonly string[]> = {
   OKP: ['kty', 'crv', 'x'],
 };
 
-function publicJwkOf(privateJwk: Record<string, unknown>): JWK {
+function publicJwkOf(privateJwk: Record<string, unknown>): Jose.JWK {
   const members = PUBLIC_MEMBERS[String(privateJwk['kty'])];
   if (!members) throw new Error(`unsupported key type ${JSON.stringify(privateJwk['kty'])}`);
-  return Object.fromEntries(members.map((name) => [name, privateJwk[name]])) as JWK;
+  return Object.fromEntries(members.map((name) => [name, privateJwk[name]])) as Jose.JWK;
 }
 
 /**
@@ -94,7 +101,8 @@ function publicJwkOf(privateJwk: Record<string, unknown>): JWK {
  * binds its tokens to.
  */
 export function dpopKeyThumbprint(key: StoredDpopKey): Promise<string> {
-  return calculateJwkThumbprint(publicJwkOf(key.privateJwk), 'sha256');
+  const publicJwk = publicJwkOf(key.privateJwk);
+  return loadJose().then(({ calculateJwkThumbprint }) => calculateJwkThumbprint(publicJwk, 'sha256'));
 }
 
 /**
@@ -105,11 +113,12 @@ export function dpopKeyThumbprint(key: StoredDpopKey): Promise<string> {
  * @throws OAuthError `STORE_FAILED` when the stored key is not a usable private key.
  */
 export async function createDpopSession(key: StoredDpopKey, serverName: string): Promise<DpopSession> {
+  const { calculateJwkThumbprint, importJWK } = await loadJose();
   try {
     if (!isSupported(key.alg)) throw new Error(`unsupported algorithm ${JSON.stringify(key.alg)}`);
     const publicJwk = publicJwkOf(key.privateJwk);
     const keyPair: DpopKeyPair = {
-      privateKey: (await importJWK(key.privateJwk as JWK, key.alg, { extractable: false })) as DpopKeyPair['privateKey'],
+      privateKey: (await importJWK(key.privateJwk as Jose.JWK, key.alg, { extractable: false })) as DpopKeyPair['privateKey'],
       publicKey: (await importJWK(publicJwk, key.alg)) as DpopKeyPair['publicKey'],
       publicJwk,
       thumbprint: await calculateJwkThumbprint(publicJwk, 'sha256'),

@@ -6,14 +6,9 @@ import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, wri
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import {
-  DPOP_KEY_FILE_NAME,
-  FileTokenStore,
-  generateDpopKey,
-  OAuthError,
-  type StoredDpopKey,
-  type StoredOAuthCredentials,
-} from './index.js';
+import { OAuthError, type StoredDpopKey, type StoredOAuthCredentials } from './index.js';
+import { generateDpopKey } from './protocol.js';
+import { DPOP_KEY_FILE_NAME, FileTokenStore } from './token-files.js';
 
 let home: string;
 let key: StoredDpopKey;

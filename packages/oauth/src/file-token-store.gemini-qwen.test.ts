@@ -7,7 +7,8 @@ import { chmod, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'n
 import { hostname, tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { FileTokenStore, getAuthStatus, OAuthError, type StoredOAuthCredentials } from './index.js';
+import { getAuthStatus, OAuthError, type StoredOAuthCredentials } from './index.js';
+import { FileTokenStore } from './token-files.js';
 
 let home: string;
 beforeEach(async () => {

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { access, chmod, mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { withFileLock } from '@toolhost/config';
+import { withFileLock } from '@toolhost/config/files';
 import { OAuthError } from './oauth-error.js';
 import {
   APP_NAMES,
@@ -242,12 +242,14 @@ export class FileTokenStore implements TokenStore {
     this.#env = options.env;
   }
 
-  /** {@inheritDoc TokenStore.get} */
+  // `index!`: TokenStore is on the package root and this class on ./token-files; TypeDoc names each
+  // entry module after its file.
+  /** {@inheritDoc index!TokenStore.get} */
   async get(serverName: string, issuer?: string): Promise<StoredOAuthCredentials | undefined> {
     return findCredentials(FileTokenStore.#entries(await this.#load()), serverName, issuer);
   }
 
-  /** {@inheritDoc TokenStore.set} */
+  /** {@inheritDoc index!TokenStore.set} */
   set(credentials: StoredOAuthCredentials): Promise<void> {
     return this.#update(
       (document) => document.set(credentials),
@@ -260,7 +262,7 @@ export class FileTokenStore implements TokenStore {
     );
   }
 
-  /** {@inheritDoc TokenStore.delete} */
+  /** {@inheritDoc index!TokenStore.delete} */
   delete(serverName: string, issuer?: string): Promise<void> {
     return this.#update(
       (document) => document.delete(serverName, issuer),
@@ -268,7 +270,7 @@ export class FileTokenStore implements TokenStore {
     );
   }
 
-  /** {@inheritDoc TokenStore.list} */
+  /** {@inheritDoc index!TokenStore.list} */
   async list(): Promise<StoredOAuthCredentials[]> {
     return FileTokenStore.#entries(await this.#load());
   }

@@ -1,4 +1,5 @@
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/client';
+import type * as GoogleAuthLibrary from 'google-auth-library';
 import { OAuthError } from './oauth-error.js';
 import { TOKEN_REFRESH_BUFFER_MS } from './refresh-stored-token.js';
 
@@ -20,10 +21,36 @@ export interface GoogleAuthLike {
   getClient(): Promise<GoogleAuthClientLike>;
 }
 
-/** Creates `new GoogleAuth({ scopes })` from google-auth-library, loaded on first use. */
-export async function createGoogleAuth(scopes: readonly string[]): Promise<GoogleAuthLike> {
-  const { GoogleAuth } = await import('google-auth-library');
-  return new GoogleAuth({ scopes: [...scopes] }) as unknown as GoogleAuthLike;
+/** The authProviderType values served by google-auth-library. */
+export type GoogleAuthProviderType = 'google_credentials' | 'service_account_impersonation';
+
+/**
+ * Creates `new GoogleAuth({ scopes })` from google-auth-library, loaded on first use. The library
+ * is an optional peer dependency of this package (it and its dependencies weigh about 12 MB, and
+ * only the Google providers need it): when it cannot be loaded, this throws `OAuthError`
+ * `PACKAGE_NOT_INSTALLED` naming the server and the package to install.
+ */
+export async function createGoogleAuth(
+  scopes: readonly string[],
+  server: { readonly serverName: string; readonly authProviderType: GoogleAuthProviderType },
+): Promise<GoogleAuthLike> {
+  let library: typeof GoogleAuthLibrary;
+  try {
+    library = await import('google-auth-library');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException | undefined)?.code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' && code !== 'MODULE_NOT_FOUND') throw error;
+    throw new OAuthError({
+      code: 'PACKAGE_NOT_INSTALLED',
+      message:
+        `MCP server '${server.serverName}' uses authProviderType ${server.authProviderType}, which needs the package ` +
+        'google-auth-library, and it could not be loaded. Install google-auth-library next to @toolhost/oauth ' +
+        '(npm install google-auth-library); it is an optional peer dependency, installed only by applications that use Google credentials.',
+      serverName: server.serverName,
+      cause: error,
+    });
+  }
+  return new library.GoogleAuth({ scopes: [...scopes] }) as unknown as GoogleAuthLike;
 }
 
 /**

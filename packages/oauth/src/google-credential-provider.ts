@@ -50,13 +50,18 @@ export class GoogleCredentialProvider extends GoogleProviderBase implements OAut
     this.#auth = options.auth;
   }
 
-  /** An access token from Application Default Credentials. */
+  /**
+   * An access token from Application Default Credentials.
+   * @throws OAuthError `PACKAGE_NOT_INSTALLED` when google-auth-library (an optional peer dependency) is not installed,
+   * `GOOGLE_AUTH_FAILED` when the credentials give no token.
+   */
   async tokens(): Promise<OAuthTokens> {
     const now = (this.#options.now ?? Date.now)();
     const cached = this.cachedTokens(now);
     if (cached) return cached;
+    // Outside the try: a missing google-auth-library is PACKAGE_NOT_INSTALLED, not a credentials problem.
+    this.#auth ??= await createGoogleAuth(this.#scopes, { serverName: this.serverName, authProviderType: 'google_credentials' });
     try {
-      this.#auth ??= await createGoogleAuth(this.#scopes);
       const client = await this.#auth.getClient();
       const { token } = await client.getAccessToken();
       if (!token) throw new Error('no access token was returned');

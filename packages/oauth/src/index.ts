@@ -1,4 +1,6 @@
-// Public API of @toolhost/oauth.
+// Public API of @toolhost/oauth: the auth provider for remote MCP servers, sign-in, token stores, the URL
+// guard and errors. The protocol steps are on @toolhost/oauth/protocol, the Google providers on
+// @toolhost/oauth/google, the token file layouts on @toolhost/oauth/token-files.
 export { OAuthError, type OAuthErrorCode, type OAuthErrorOptions } from './oauth-error.js';
 export { authenticate, type AuthenticateOptions } from './authenticate.js';
 export type { OAuthWarning, OAuthWarningListener } from './oauth-warning.js';
@@ -11,39 +13,8 @@ export {
   type DiscoveryResult,
   type DiscoverAuthorizationServerOptions,
 } from './discover-authorization-server.js';
-export {
-  protectedResourceMetadataUrls,
-  authorizationServerMetadataUrls,
-  canonicalResourceUri,
-  resourceMatchesServer,
-} from './well-known-urls.js';
 export { parseWwwAuthenticate, type BearerChallenge } from './www-authenticate.js';
 export { challengeFromError, isInsufficientScopeError } from './challenge-from-error.js';
-export { selectScopes, type SelectScopesInput } from './select-scopes.js';
-export { buildAuthorizationUrl, assertPkceSupport, type BuildAuthorizationUrlOptions } from './build-authorization-url.js';
-export { createPkceParameters, type PkceParameters } from './pkce.js';
-export {
-  planClientIdentity,
-  registerClient,
-  isClientMetadataDocumentUrl,
-  applicationTypeFor,
-  type ApplicationType,
-  type ClientIdentityPlan,
-  type RegisterClientOptions,
-} from './register-client.js';
-export { requestToken, selectTokenEndpointAuthMethod, type TokenEndpointAuthMethod, type RequestTokenOptions } from './token-endpoint.js';
-export {
-  createClientAssertion,
-  loadClientAssertionKey,
-  defaultSigningAlgorithm,
-  JWT_BEARER_CLIENT_ASSERTION_TYPE,
-  type ClientAssertionKey,
-  type CreateClientAssertionOptions,
-  type JwtSigningAlgorithm,
-} from './client-assertion.js';
-export { requestTokenWithoutBrowser, JWT_BEARER_GRANT_TYPE, type NonInteractiveGrantOptions } from './non-interactive-grants.js';
-export { readWorkloadIdentityToken, type ReadWorkloadIdentityTokenOptions } from './workload-identity.js';
-export { requestIdJag, TOKEN_EXCHANGE_GRANT_TYPE, ID_TOKEN_TYPE, ID_JAG_TOKEN_TYPE, type RequestIdJagOptions } from './request-id-jag.js';
 export {
   refreshStoredToken,
   isTokenExpiring,
@@ -53,24 +24,6 @@ export {
 } from './refresh-stored-token.js';
 export type { TokenStore, StoredOAuthCredentials, StoredToken, StoredClient, StoredDpopKey } from './token-store.js';
 export { InMemoryTokenStore } from './in-memory-token-store.js';
-export { FileTokenStore, DPOP_KEY_FILE_NAME, type FileTokenStoreOptions, type TokenFileFormat } from './file-token-store.js';
-export {
-  planDpop,
-  generateDpopKey,
-  createDpopSession,
-  dpopKeyThumbprint,
-  DEFAULT_DPOP_ALGORITHM,
-  type DpopSetting,
-  type PlanDpopInput,
-} from './dpop.js';
-export {
-  startCallbackServer,
-  escapeHtml,
-  DEFAULT_REDIRECT_URI,
-  DEFAULT_CALLBACK_TIMEOUT_MS,
-  type CallbackServer,
-  type CallbackServerOptions,
-} from './callback-server.js';
 export {
   openBrowserSafely,
   assertBrowserSafeUrl,
@@ -81,14 +34,3 @@ export {
 export { createRedirectFollowingOpener } from './redirect-following-opener.js';
 export { createUrlGuard, isPrivateAddress, parseSafeHttpUrl, type UrlGuard, type UrlGuardOptions, type HostResolver } from './url-guard.js';
 export { createPinnedFetch, type FetchFunction } from './guarded-fetch.js';
-export {
-  GoogleCredentialProvider,
-  GOOGLE_CREDENTIALS_ALLOWED_HOSTS,
-  type GoogleCredentialProviderOptions,
-} from './google-credential-provider.js';
-export {
-  ServiceAccountImpersonationProvider,
-  generateIdTokenUrl,
-  type ServiceAccountImpersonationProviderOptions,
-} from './service-account-impersonation-provider.js';
-export type { GoogleAuthLike, GoogleAuthClientLike } from './google-auth-client.js';

@@ -22,6 +22,7 @@ const OAUTH_ERROR_CODES = [
   'GRANT_TYPE_UNSUPPORTED',
   'ID_JAG_EXCHANGE_FAILED',
   'GOOGLE_AUTH_FAILED',
+  'PACKAGE_NOT_INSTALLED',
   'STORE_FAILED',
   'CANCELLED',
 ] as const satisfies readonly ErrorCode[];
@@ -57,6 +58,7 @@ const OAUTH_ERROR_CODES = [
  * - `GRANT_TYPE_UNSUPPORTED`: the authorization server does not support the configured `grantType` (`grant_types_supported`).
  * - `ID_JAG_EXCHANGE_FAILED`: the enterprise IdP refused to exchange the ID token for an ID-JAG (RFC 8693 token exchange).
  * - `GOOGLE_AUTH_FAILED`: Google credentials could not produce a token.
+ * - `PACKAGE_NOT_INSTALLED`: a Google provider needs the optional peer dependency `google-auth-library`, which is not installed.
  * - `STORE_FAILED`: the token store could not be read or written.
  * - `CANCELLED`: the flow was cancelled through its abort signal.
  */

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { OAuthError } from './oauth-error.js';
 import { assertBrowserSafeUrl, browserCommand, openBrowserSafely } from './open-browser.js';
 import { createRedirectFollowingOpener } from './redirect-following-opener.js';
-import { startJsonRoutesServer } from './testing/json-routes-server.js';
+import { startJsonRoutesServer } from '@toolhost-internal/fixtures/oauth';
 
 function fakeSpawn(event: 'spawn' | 'error') {
   return vi.fn(() => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { probeChallenge } from './probe-challenge.js';
-import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from '@toolhost-internal/fixtures/oauth';
 
 const servers: Array<{ close: () => Promise<void> }> = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { OAuthError } from './oauth-error.js';
 import { isTokenExpiring, refreshStoredToken } from './refresh-stored-token.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
-import { startJsonRoutesServer, type RouteAnswer } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer } from '@toolhost-internal/fixtures/oauth';
 import type { StoredOAuthCredentials } from './token-store.js';
 
 const servers: Array<{ close: () => Promise<void> }> = [];

@@ -66,13 +66,21 @@ export class ServiceAccountImpersonationProvider extends GoogleProviderBase impl
     this.#auth = options.auth;
   }
 
-  /** An ID token of the impersonated service account, as the bearer token. */
+  /**
+   * An ID token of the impersonated service account, as the bearer token.
+   * @throws OAuthError `PACKAGE_NOT_INSTALLED` when google-auth-library (an optional peer dependency) is not installed,
+   * `GOOGLE_AUTH_FAILED` when the credentials give no token.
+   */
   async tokens(): Promise<OAuthTokens> {
     const now = (this.#options.now ?? Date.now)();
     const cached = this.cachedTokens(now);
     if (cached) return cached;
+    // Outside the try: a missing google-auth-library is PACKAGE_NOT_INSTALLED, not a credentials problem.
+    this.#auth ??= await createGoogleAuth(['https://www.googleapis.com/auth/cloud-platform'], {
+      serverName: this.serverName,
+      authProviderType: 'service_account_impersonation',
+    });
     try {
-      this.#auth ??= await createGoogleAuth(['https://www.googleapis.com/auth/cloud-platform']);
       const client = await this.#auth.getClient();
       const response = await client.request<{ token?: string }>({
         url: generateIdTokenUrl(this.#serviceAccount),

@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { FileTokenStore } from './file-token-store.js';
 import { InMemoryTokenStore } from './in-memory-token-store.js';
 import { StoredTokenOAuthProvider } from './stored-token-provider.js';
-import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from './testing/json-routes-server.js';
+import { startJsonRoutesServer, type RouteAnswer, type SeenRequest } from '@toolhost-internal/fixtures/oauth';
 import type { StoredOAuthCredentials, TokenStore } from './token-store.js';
 
 /** The package folder: a child process started there imports the built `@toolhost/oauth`. */
@@ -35,7 +35,7 @@ function lockInChild(
   options: { holdMs: number; die?: boolean },
 ): { child: ChildProcess; output: () => string; locked: Promise<void> } {
   const script = `
-    import { FileTokenStore } from '@toolhost/oauth';
+    import { FileTokenStore } from '@toolhost/oauth/token-files';
     const store = new FileTokenStore({ filePath: process.env.TOKEN_FILE });
     await store.withLock('entry', async () => {
       process.stdout.write('locked\\n');

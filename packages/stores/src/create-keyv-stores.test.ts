@@ -1,5 +1,5 @@
 // The stores of createKeyvStores on a real redis-server, a real PostgreSQL and an SQLite file
-// (src/testing/database-servers.ts starts the servers on loopback): tokens encrypted at rest and
+// (@toolhost-internal/fixtures/databases starts the servers on loopback): tokens encrypted at rest and
 // bound to their user, key rotation, per-user namespaces, concurrent approvals from two
 // instances, locks across instances, folder trust and tasks.
 import { spawn } from 'node:child_process';
@@ -9,7 +9,7 @@ import { mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pinServer } from '@toolhost/config';
+import { pinServer } from '@toolhost/config/trust';
 import { emptyAllowList, type AllowList, type ToolApproval } from '@toolhost/confirmation';
 import type { StoredOAuthCredentials } from '@toolhost/oauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setStoredFolderTrust } from '@toolhost/config';
+import { setStoredFolderTrust } from '@toolhost/config/trust';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { McpToolHost } from '@toolhost/host';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';

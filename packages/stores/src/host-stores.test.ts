@@ -8,8 +8,7 @@ import { McpToolHost } from '@toolhost/host';
 import type { StoredOAuthCredentials } from '@toolhost/oauth';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 // The OAuth test servers of @toolhost/oauth are not exported from that package: imported by path.
-import { authorizationServerMetadata, startJsonRoutesServer } from '../../oauth/src/testing/json-routes-server.js';
-import { startProtectedMcpServer } from '../../oauth/src/testing/protected-mcp-server.js';
+import { authorizationServerMetadata, startJsonRoutesServer, startProtectedMcpServer } from '@toolhost-internal/fixtures/oauth';
 import { createKeyvStores, type KeyvStores } from './create-keyv-stores.js';
 import type { StoresEncryption } from './encryption.js';
 import { openBackend, type TestBackend } from './testing/backends.js';

@@ -9,13 +9,13 @@ import {
   type FolderTrustStore,
   type FolderTrustWriteOptions,
   type PinnedServer,
-} from '@toolhost/config';
+} from '@toolhost/config/trust';
 import { isAbsolute } from 'node:path';
 import { StoresError } from './stores-error.js';
 import type { UserStoreContext } from './user-store-context.js';
 import { userDocumentKey, userLockId } from './user-keys.js';
 
-export type { FolderTrustChange, FolderTrustDecision } from '@toolhost/config';
+export type { FolderTrustChange, FolderTrustDecision } from '@toolhost/config/trust';
 
 /** A user's trusted-folders records as stored. */
 interface TrustDocument {
@@ -46,7 +46,7 @@ const WHAT = 'trusted folders';
  *
  * @example
  * ```ts
- * import { setStoredFolderTrust } from '@toolhost/config';
+ * import { setStoredFolderTrust } from '@toolhost/config/trust';
  *
  * await setStoredFolderTrust(stores.trust, { folder: projectDir, trusted: true }); // after the user said yes
  * const host = await McpToolHost.create({ projectDir, stores });

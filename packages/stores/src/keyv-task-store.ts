@@ -1,4 +1,4 @@
-import type { StoredTask, TaskStore } from '@toolhost/host';
+import type { StoredTask, TaskStore } from '@toolhost/contract/tasks';
 import { StoresError } from './stores-error.js';
 import type { UserStoreContext } from './user-store-context.js';
 import { userDocumentKey, userLockId } from './user-keys.js';
@@ -13,7 +13,7 @@ interface TaskDocument {
 const WHAT = 'tasks';
 
 /**
- * A `TaskStore` of `@toolhost/host` for one user, on a Keyv backend: the tasks the user's host
+ * A `TaskStore` (`@toolhost/contract/tasks`, the task store of `@toolhost/host`) for one user, on a Keyv backend: the tasks the user's host
  * is waiting for, so that a host created later (after a restart, or on another instance) can
  * resume them with `host.tasks`. Not encrypted (it holds server names, task ids and statuses,
  * never arguments or results). Create it with `createKeyvStores`.

@@ -1,6 +1,12 @@
 // Bundled for the browser by runtime-neutral.browser.test.ts and run in Chromium: it calls real
 // functions of the packages that need no Node APIs and returns what they gave, for the test to check.
-import { ConfirmationError, ConfirmationPolicy, hashToolDefinition, type ToolCallSubject } from '@toolhost/confirmation';
+import {
+  ConfirmationError,
+  ConfirmationPolicy,
+  hashToolDefinition,
+  validateToolArguments,
+  type ToolCallSubject,
+} from '@toolhost/confirmation';
 import { mapCallToolResult } from '@toolhost/content-mapper';
 import { AdapterError, ERROR_CODES, ToolhostError, escapeControlText, findErrorInChain, isErrorCode } from '@toolhost/contract';
 import { generateValidName, sanitizeSchema, type SchemaProfile } from '@toolhost/schema-sanitizer';
@@ -29,6 +35,8 @@ export interface BrowserRunResult {
     readonly changedStatus: string;
     readonly declined: { readonly allowed: boolean; readonly code: string | undefined; readonly isToolhostError: boolean };
     readonly hash: string;
+    /** Argument validation (Ajv, imported with the package outside Node) with a catastrophic pattern. */
+    readonly validation: { readonly valid: boolean; readonly code: string | undefined; readonly accepted: boolean };
   };
   readonly contract: {
     readonly isToolhostError: boolean;
@@ -89,6 +97,13 @@ export async function run(): Promise<BrowserRunResult> {
   const other = await new ConfirmationPolicy().authorize(subject(tool, 'call-4'));
   if (other.status !== 'ask') throw new Error(`expected a fresh policy to ask, got ${other.status}`);
   const refused = await other.answer('cancel');
+  const inputSchema = {
+    type: 'object',
+    properties: { path: { type: 'string', pattern: '^(a+)+$' }, mode: { enum: ['read', 'write'] } },
+    required: ['path'],
+  };
+  const invalid = validateToolArguments({ serverName: 'files', toolName: 'read', inputSchema, arguments: { path: 'aaa', mode: 'x' } });
+  const valid = validateToolArguments({ serverName: 'files', toolName: 'read', inputSchema, arguments: { path: 'aaa', mode: 'read' } });
 
   // contract: the error family and helpers.
   const adapterError = new AdapterError({
@@ -115,6 +130,7 @@ export async function run(): Promise<BrowserRunResult> {
         isToolhostError: !refused.allowed && ToolhostError.isInstance(refused.error) && ConfirmationError.isInstance(refused.error),
       },
       hash: await hashToolDefinition(tool),
+      validation: { valid: invalid.valid, code: invalid.valid ? undefined : invalid.error.code, accepted: valid.valid },
     },
     contract: {
       isToolhostError: ToolhostError.isInstance(adapterError),

@@ -1,6 +1,8 @@
 import { Option, type Command } from 'commander';
 import { escapeControlText } from '@toolhost/contract';
-import { addServer, getFolderTrust, TRANSPORT_TYPES, type McpTransportType } from '@toolhost/config';
+import { TRANSPORT_TYPES, type McpTransportType } from '@toolhost/config';
+import { addServer } from '@toolhost/config/edit';
+import { getFolderTrust } from '@toolhost/config/trust';
 import { buildServerEntry } from '../build-server-entry.js';
 import { CliError } from '../cli-error.js';
 import { trustCommand } from '../cli-io.js';

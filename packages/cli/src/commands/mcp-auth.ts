@@ -1,6 +1,7 @@
 import type { Command } from 'commander';
 import { loadSettings, type LoadedServer, type LoadedSettings } from '@toolhost/config';
-import { authenticate, FileTokenStore, type OpenBrowser } from '@toolhost/oauth';
+import { authenticate, type OpenBrowser } from '@toolhost/oauth';
+import { FileTokenStore } from '@toolhost/oauth/token-files';
 import { escapeControlText } from '@toolhost/contract';
 import { collectAuthStatuses, formatAuthRow, usesOAuthSignIn } from '../auth-status-rows.js';
 import { CliError } from '../cli-error.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import { setServerEnabled } from '@toolhost/config';
+import { setServerEnabled } from '@toolhost/config/edit';
 import { escapeControlText } from '@toolhost/contract';
 import type { CommandContext } from './command-context.js';
 

@@ -1,5 +1,5 @@
 import { Option, type Command } from 'commander';
-import { removeServer } from '@toolhost/config';
+import { removeServer } from '@toolhost/config/edit';
 import { escapeControlText } from '@toolhost/contract';
 import type { CommandContext } from './command-context.js';
 

@@ -1,7 +1,7 @@
 import { realpath } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
-import { formatServerLaunch, getFolderTrust, getTrustStore, setFolderTrust, type SetFolderTrustResult } from '@toolhost/config';
+import { formatServerLaunch, getFolderTrust, getTrustStore, setFolderTrust, type SetFolderTrustResult } from '@toolhost/config/trust';
 import { escapeControlText } from '@toolhost/contract';
 import type { CommandContext } from './command-context.js';
 

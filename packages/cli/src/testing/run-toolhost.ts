@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { trustFolder } from '@toolhost/config';
+import { trustFolder } from '@toolhost/config/trust';
 import { afterEach, beforeAll, beforeEach } from 'vitest';
 
 /** The executable as npm links it (`bin/toolhost.js`, which runs the built `dist/bin.js`). */

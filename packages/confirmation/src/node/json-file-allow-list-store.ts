@@ -6,7 +6,7 @@ import type { AllowList } from '../allow-list.js';
 import { emptyAllowList, fromAllowListDocument, toAllowListDocument } from '../allow-list.js';
 import type { AllowListStore } from '../allow-list-store.js';
 import { ConfirmationError } from '../confirmation-error.js';
-import { withFileLock } from '@toolhost/config';
+import { withFileLock } from '@toolhost/config/files';
 
 /** How long a change waits for another process's lock on the file (10 seconds). */
 const LOCK_TIMEOUT_MS = 10_000;

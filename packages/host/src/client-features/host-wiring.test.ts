@@ -1,6 +1,6 @@
 // End-to-end: the client features as McpToolHost wires them, against real servers.
 import { afterEach, describe, expect, it } from 'vitest';
-import { startClientFeaturesServer, type ClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
+import { startClientFeaturesServer, type ClientFeaturesServer } from '@toolhost-internal/fixtures';
 import { createScriptedAdapter } from '../create-scripted-adapter.js';
 import { McpToolHost } from '../mcp-tool-host.js';
 import type { ElicitationRequest } from '@toolhost/contract';

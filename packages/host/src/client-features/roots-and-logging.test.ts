@@ -1,6 +1,6 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
+import { startClientFeaturesServer } from '@toolhost-internal/fixtures';
 import { HostError } from '../host-error.js';
 import { Client } from '@modelcontextprotocol/client';
 import { createClientFeatures } from './create-client-features.js';

@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@toolhost/config';
+import { writeFileAtomic } from '@toolhost/config/files';
 import { escapeControlText } from '@toolhost/contract';
+import type { StoredTask, TaskStore } from '@toolhost/contract/tasks';
 import { HostError } from '../host-error.js';
 import type { SettingsSource } from '../resolve-servers.js';
 import { MAX_REQUEST_STATE_LENGTH, MAX_STATUS_MESSAGE_LENGTH, MAX_TASK_ID_LENGTH } from './task-wire.js';
@@ -19,47 +20,9 @@ export const MAX_STORED_TASKS = 500;
  */
 export const MAX_TASK_FILE_BYTES = 16 * 1024 * 1024;
 
-/**
- * A task a server runs for a tool call, as the host keeps it so that a later host (after a
- * restart) can find it again: which server, which task, which tool call. The tool call's
- * arguments are not kept.
- */
-export interface StoredTask {
-  /** The server running the task. */
-  readonly serverName: string;
-  /** The server's task id. */
-  readonly taskId: string;
-  /** The tool call the task answers. */
-  readonly toolCallId: string;
-  /** The tool name the model used. */
-  readonly toolName: string;
-  /** The tool's own name on its server. */
-  readonly serverToolName: string;
-  /** The MCP revision whose task methods the server uses. */
-  readonly protocolVersion: '2025-11-25' | '2026-07-28';
-  /** When the host created the task (ISO 8601). */
-  readonly createdAt: string;
-  /** When the server may forget the task (creation plus its time to live; ISO 8601); absent when unlimited or unknown. */
-  readonly expiresAt?: string;
-  /** The latest opaque `requestState` the server sent (2026-07-28), sent back when polling resumes. */
-  readonly requestState?: string;
-  /** The task's status as last seen. */
-  readonly status?: string;
-  /** The task's status message as last seen (escaped, cut). */
-  readonly statusMessage?: string;
-}
-
-/**
- * Where the host keeps the tasks it is waiting for. `load` and `save` read and replace the whole
- * list; the host serialises its own calls. The default is a {@link FileTaskStore} in the
- * application folder when the settings come from files, else an {@link InMemoryTaskStore}.
- */
-export interface TaskStore {
-  /** Every stored task. */
-  load(): Promise<readonly StoredTask[]>;
-  /** Replace the stored tasks. */
-  save(tasks: readonly StoredTask[]): Promise<void>;
-}
+// The task store contract lives in @toolhost/contract/tasks (a store package implements it without
+// depending on host); host keeps exporting it under the same names.
+export type { StoredTask, TaskStore };
 
 /** A {@link TaskStore} in memory: tasks are forgotten with the process. */
 export class InMemoryTaskStore implements TaskStore {

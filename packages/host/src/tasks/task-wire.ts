@@ -1,5 +1,6 @@
 import { isCallToolResult, type CallToolResult, type Client } from '@modelcontextprotocol/client';
-import { escapeControlText, type ToolCallTaskStatus } from '@toolhost/contract';
+import { escapeControlText } from '@toolhost/contract';
+import type { ToolCallTaskStatus } from '@toolhost/contract/tasks';
 
 /**
  * The two wire forms of MCP tasks: `legacy` is the experimental core feature of 2025-11-25

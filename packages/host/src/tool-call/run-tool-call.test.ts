@@ -3,7 +3,7 @@
 // the URL-elicitation-required (-32042) retry.
 import type { ElicitationRequest, ToolCall } from '@toolhost/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startClientFeaturesServer, type ClientFeaturesServer } from '../../../fixtures/src/client-features/client-features-server.js';
+import { startClientFeaturesServer, type ClientFeaturesServer } from '@toolhost-internal/fixtures';
 import { waitFor } from '../client-features/test-support.js';
 import type { ToolCallProgressEvent } from '../host-events.js';
 import { McpToolHost } from '../mcp-tool-host.js';

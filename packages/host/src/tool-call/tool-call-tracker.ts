@@ -1,12 +1,5 @@
-import type {
-  ConfirmationRequest,
-  ToolCall,
-  ToolCallError,
-  ToolCallOutput,
-  ToolCallProgress,
-  ToolCallStatus,
-  ToolCallTask,
-} from '@toolhost/contract';
+import type { ConfirmationRequest, ToolCall, ToolCallError, ToolCallOutput, ToolCallProgress, ToolCallStatus } from '@toolhost/contract';
+import type { ToolCallTask } from '@toolhost/contract/tasks';
 import type { HostEventEmitter } from '../host-events.js';
 import type { CallableTool } from './callable-tool.js';
 

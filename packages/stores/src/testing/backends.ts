@@ -9,6 +9,8 @@ import KeyvRedis, { createClient } from '@keyv/redis';
 import sqliteWasm from 'node-sqlite3-wasm';
 import pg from 'pg';
 import { inject } from 'vitest';
+// Types inject('redisUrl') and inject('postgresUrl'): the globalSetup that provides them declares them.
+import type {} from '@toolhost-internal/fixtures/databases';
 import type { KeyvStore } from '../keyv-backend.js';
 import { KeyvSqliteWasm } from '../sqlite/keyv-sqlite-wasm.js';
 
