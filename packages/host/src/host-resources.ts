@@ -7,7 +7,7 @@ import {
 } from './client-features/index.js';
 import type { HostCore } from './host-core.js';
 import { HostError } from './host-error.js';
-import type { RequestOptions } from './host-servers.js';
+import type { RequestOptions } from './request-options.js';
 
 /** A resource a connected server lists. */
 export interface HostResource {

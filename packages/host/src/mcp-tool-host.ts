@@ -20,6 +20,7 @@ import {
 } from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
+import { skillCommands } from './command-lists.js';
 import { HostCommands } from './host-commands.js';
 import { HostConfirmations } from './host-confirmations.js';
 import { HostCore } from './host-core.js';
@@ -28,12 +29,13 @@ import { HostError } from './host-error.js';
 import { HostEventEmitter, type HostEvents } from './host-events.js';
 import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
 import { HostTasks } from './host-tasks.js';
-import { TaskRegistry, type ResolvedTaskOptions } from './tasks/task-registry.js';
-import { defaultTaskStore } from './tasks/task-store.js';
+import { TaskRegistry, type ResolvedTaskOptions } from './tool-call/tasks/task-registry.js';
+import { defaultTaskStore } from './tool-call/tasks/task-store.js';
 import { HostPrompts } from './host-prompts.js';
 import { HostResources } from './host-resources.js';
 import { HostServerSet } from './host-server-set.js';
-import { HostServers, type RequestOptions } from './host-servers.js';
+import { HostServers } from './host-servers.js';
+import type { RequestOptions } from './request-options.js';
 import { HostSignIn } from './host-sign-in.js';
 import { buildDiscoveryReport, type DiscoveryReport } from './discovery-report.js';
 import { buildHostWarnings } from './host-warnings.js';
@@ -136,6 +138,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly skills: HostSkills;
 
   readonly #core: HostCore;
+  /** OAuth sign-in and step-up of the remote servers. */
+  readonly #auth: HostSignIn;
   readonly #rootsController: RootsController;
   readonly #runtime: ToolCallRuntime;
   readonly #pendingConfirmations: PendingConfirmations;
@@ -213,7 +217,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       ...(this.#skillSettings.enabled ? { skills: true } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
-    this.#core = new HostCore({ servers: resolved.servers, manager, events, auth, ui, warnings: buildHostWarnings(resolved) });
+    this.#auth = auth;
+    this.#core = new HostCore({ servers: resolved.servers, manager, events, ui, warnings: buildHostWarnings(resolved) });
     const taskOptions = resolveTaskOptions(options.tasks);
     this.#taskRegistry = taskOptions
       ? new TaskRegistry({ options: taskOptions, store: options.stores?.tasks ?? defaultTaskStore(options), events })
@@ -225,7 +230,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.confirmations = new HostConfirmations(this.#core, this.#pendingConfirmations, (params) => checkToolCall(runtime, params));
     this.tasks = new HostTasks(this.#core, this.#taskRegistry, () => this.#runtime);
     const serverSet = new HostServerSet(this.#core, options, resolved);
-    this.servers = new HostServers(this.#core, serverSet);
+    this.servers = new HostServers(this.#core, serverSet, auth);
     this.prompts = new HostPrompts(this.#core);
     this.skills = new HostSkills(this.#core, () => runtime, this.#skillSettings);
     this.commands = new HostCommands(this.#core, this.servers, this.prompts, this.skills);
@@ -310,7 +315,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     }
     if (this.#onConnectionError === 'throw') this.#throwOnFailedServers();
     return buildDiscoveryReport({
-      status: this.#core.status(),
+      status: this.servers.status(),
       servers: this.#core.serversByName,
       toolCount: this.#definitions(undefined).length,
       appDir: this.#cliAppDir,
@@ -398,7 +403,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     // Task waits stop; the tasks stay outstanding (kept in the task store) for a later host.
     this.#taskRegistry?.close();
     this.#watcher?.close();
-    this.#core.auth.close();
+    this.#auth.close();
     for (const { features } of this.#core.attached.values()) features.detach();
     this.#core.attached.clear();
     await this.#core.manager.close();
@@ -484,7 +489,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   /** The `activate_skill` tool for the skills known now (rebuilt when their names change), or none. */
   #activeSkillTool(): HostProvidedTool | undefined {
     if (!this.#skillSettings.activateTool || this.#core.manager.skills.size === 0) return undefined;
-    const names = this.#core.skillCommands().map((command) => command.name);
+    const names = skillCommands(this.#core.manager).map((command) => command.name);
     if (names.length === 0) return undefined;
     const key = JSON.stringify(names);
     if (this.#skillTool?.key !== key) this.#skillTool = { key, tool: createActivateSkillTool(names, this.skills) };
@@ -596,7 +601,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       getClient: (serverName) => manager.getClient(serverName),
       isParked: (serverName) => manager.isParked(serverName),
       resume: (serverName) => core.resume(serverName),
-      withStepUp: (stepUp) => core.auth.withStepUp(stepUp),
+      withStepUp: (stepUp) => this.#auth.withStepUp(stepUp),
       resultMapping: options.resultMapping ?? {},
       maxTotalTimeoutMs: options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS,
       ...(options.limits?.progressIntervalMs !== undefined ? { progressIntervalMs: options.limits.progressIntervalMs } : {}),

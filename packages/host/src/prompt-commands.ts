@@ -3,7 +3,7 @@ import { escapeControlText } from '@toolhost/contract';
 import type { RegisteredPrompt } from '@toolhost/discovery';
 import { HostError } from './host-error.js';
 import { parsePromptArguments } from './parse-prompt-arguments.js';
-import type { PromptCommand, SlashCommandResult } from './slash-command.js';
+import type { PromptCommand, PromptResult } from './prompt-command.js';
 
 /** Timeout of `prompts/get`, as in Gemini CLI (the SDK default). */
 export const PROMPT_TIMEOUT_MS = 60_000;
@@ -86,7 +86,7 @@ export interface RunPromptCommandOptions {
  *
  * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_CONNECTED`, `REQUEST_FAILED` or `INVALID_RESPONSE`.
  */
-export function runPromptCommand(options: RunPromptCommandOptions): Promise<SlashCommandResult> {
+export function runPromptCommand(options: RunPromptCommandOptions): Promise<PromptResult> {
   const parsed = parsePromptArguments(options.args, options.command.arguments);
   return fetchPrompt({ ...options, values: parsed.values });
 }
@@ -142,7 +142,7 @@ export async function requestPrompt(options: PromptRequestOptions): Promise<GetP
  *
  * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_CONNECTED`, `REQUEST_FAILED` or `INVALID_RESPONSE`.
  */
-export async function fetchPrompt(options: PromptRequestOptions): Promise<Extract<SlashCommandResult, { kind: 'prompt' }>> {
+export async function fetchPrompt(options: PromptRequestOptions): Promise<PromptResult> {
   const { command, client, values } = options;
   const missing = command.arguments
     .filter((argument) => argument.required && values[argument.name] === undefined)

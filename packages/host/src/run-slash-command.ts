@@ -3,9 +3,10 @@ import { BUILT_IN_COMMANDS, runBuiltInCommand, type BuiltInCommandContext } from
 import { HostError } from './host-error.js';
 import type { HostStatus } from './host-status.js';
 import { runPromptCommand } from './prompt-commands.js';
-import { formatPromptHelp, parseSlashCommandLine, type PromptCommand, type SlashCommandResult } from './slash-command.js';
+import type { PromptCommand } from './prompt-command.js';
+import { formatPromptHelp, parseSlashCommandLine, type SlashCommandResult } from './slash-command.js';
 import type { SkillCommand } from './skills/skill-commands.js';
-import type { LoadedSkill } from './skills/host-skills.js';
+import type { LoadedSkill } from './skills/loaded-skill.js';
 
 /** What running a slash command needs from the host. */
 export interface SlashCommandContext {

@@ -15,7 +15,7 @@ import { HostClient, type OutboundMetaSources } from './outbound-meta.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
 import type { RootsController } from './roots-controller.js';
 import { registerSampling } from './sampling.js';
-import { TASKS_EXTENSION_ID } from '../tasks/task-wire.js';
+import { TASKS_EXTENSION_ID } from '../tool-call/tasks/task-wire.js';
 import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limiter.js';
 
 /**

@@ -10,7 +10,7 @@ import type { WireExtras } from './call-hooks.js';
 import type { CallableTool } from './callable-tool.js';
 import { mcpParamHeaderProblem } from './mcp-param-headers.js';
 import { executionError } from './tool-call-failure.js';
-import { taskParameterFor } from '../tasks/tool-call-task.js';
+import { taskParameterFor } from './tasks/tool-call-task.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 import type { ToolCallTracker } from './tool-call-tracker.js';
 

@@ -17,7 +17,7 @@ import { cancelled, failure, fromLayerError, toolNotFound, type ToolCallFailure 
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 import { ToolCallTracker } from './tool-call-tracker.js';
 import { HostClient } from '../client-features/outbound-meta.js';
-import { waitForToolTask } from '../tasks/tool-call-task.js';
+import { waitForToolTask } from './tasks/tool-call-task.js';
 
 /** The result of one tool call: the outcome for the adapter, plus what a UI needs. */
 export interface ToolCallResult extends ToolCallOutcome {

@@ -6,7 +6,7 @@ import type { ResultMappingOptions } from './map-tool-result.js';
 import type { CallableTool } from './callable-tool.js';
 import type { PendingConfirmations } from './pending-confirmations.js';
 import type { ToolCallInterceptor } from './call-hooks.js';
-import type { ToolTaskRuntime } from '../tasks/tool-call-task.js';
+import type { ToolTaskRuntime } from './tasks/tool-call-task.js';
 
 /** What the tool-call stages need from the host; built once per host. */
 export interface ToolCallRuntime {

@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@toolhost/config';
 import { escapeControlText } from '@toolhost/contract';
-import { HostError } from '../host-error.js';
-import type { SettingsSource } from '../resolve-servers.js';
+import { HostError } from '../../host-error.js';
+import type { SettingsSource } from '../../resolve-servers.js';
 import { MAX_REQUEST_STATE_LENGTH, MAX_STATUS_MESSAGE_LENGTH, MAX_TASK_ID_LENGTH } from './task-wire.js';
 
 /** Name of the task file in the application folder (`~/<appDir>/mcp-tasks.json`). */

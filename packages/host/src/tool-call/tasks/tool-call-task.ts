@@ -1,8 +1,8 @@
 import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import type { TaskHandle } from '../client-features/task-handles.js';
-import { HostError } from '../host-error.js';
-import type { CallableTool } from '../tool-call/callable-tool.js';
-import type { ToolCallTracker } from '../tool-call/tool-call-tracker.js';
+import type { TaskHandle } from '../../client-features/task-handles.js';
+import { HostError } from '../../host-error.js';
+import type { CallableTool } from '../callable-tool.js';
+import type { ToolCallTracker } from '../tool-call-tracker.js';
 import { runTask, type TaskOutcome } from './run-task.js';
 import type { TaskRegistry } from './task-registry.js';
 import type { StoredTask } from './task-store.js';

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client } from '@modelcontextprotocol/client';
 import { escapeControlText } from '@toolhost/contract';
-import { HostClient } from '../client-features/outbound-meta.js';
-import { HostError } from '../host-error.js';
+import { HostClient } from '../../client-features/outbound-meta.js';
+import { HostError } from '../../host-error.js';
 import {
   cancelTask,
   getLegacyTaskResult,
