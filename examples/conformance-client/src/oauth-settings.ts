@@ -1,4 +1,4 @@
-import type { ScenarioInput } from './run-scenario.js';
+import type { ScenarioInput } from './scenario-input.js';
 
 /**
  * The Client ID Metadata Document URL the suite expects (`auth/basic-cimd` checks that this URL is

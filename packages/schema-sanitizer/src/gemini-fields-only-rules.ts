@@ -2,7 +2,7 @@ import { jsonBoundsBreach } from '@toolhost/contract';
 import { GEMINI_RULES, GEMINI_SCHEMA_FIELDS } from './gemini-rules.js';
 import { isPlainObject } from './json-pointer.js';
 import { mergeAllOf } from './openai-strict-rules.js';
-import type { FinishInfo, ProfileRules } from './profile-rules.js';
+import type { FinishInfo, ProfileRules } from './profile-rule-types.js';
 
 type Node = Record<string, unknown>;
 type Report = FinishInfo['report'];

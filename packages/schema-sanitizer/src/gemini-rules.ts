@@ -1,4 +1,4 @@
-import type { ProfileRules } from './profile-rules.js';
+import type { ProfileRules } from './profile-rule-types.js';
 
 /** `type: [X, "null"]` (either order) → `type: X, nullable: true`, on the output node. */
 export function rewriteNullableType(out: Record<string, unknown>): void {

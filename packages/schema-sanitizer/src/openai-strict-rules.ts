@@ -1,6 +1,6 @@
 import { findRefCycles } from './find-ref-cycles.js';
 import { isPlainObject, resolveLocalRef } from './json-pointer.js';
-import type { FinishInfo, ProfileRules } from './profile-rules.js';
+import type { FinishInfo, ProfileRules } from './profile-rule-types.js';
 import { isObjectSchema, isUnconstrained } from './schema-predicates.js';
 
 /** Keywords OpenAI strict mode accepts; everything else is dropped. */

@@ -1,5 +1,5 @@
 import { escapePointerSegment, isPlainObject, resolveLocalRef } from './json-pointer.js';
-import type { FinishInfo, NullableStrategy, ProfileRules } from './profile-rules.js';
+import type { FinishInfo, NullableStrategy, ProfileRules } from './profile-rule-types.js';
 import { isUnconstrained } from './schema-predicates.js';
 import type { DroppedSchemaKeyword } from './schema-profile.js';
 import { DATA, keywordKind, SCHEMA, SCHEMA_LIST, SCHEMA_OR_LIST } from './schema-keywords.js';
