@@ -9,8 +9,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type { McpServerConfig } from '@toolhost/config';
+import type { OpenConnection, TransportOptions } from '@toolhost/connection';
 import type { ToolNamePolicy } from '@toolhost/contract';
-import type { ConnectClientOptions, OpenedConnection, TransportOptions } from './connect-client.js';
 import type { ExcludedTool } from './discover-server.js';
 import type { DiscoveryError } from './discovery-error.js';
 import type { ReconnectOptions } from './reconnect-delay.js';
@@ -222,30 +222,6 @@ export interface ServerSetChange {
   /** Servers whose definition changed in a way that applies without reconnecting (`timeout`, `trust`, `description`). */
   updated: string[];
 }
-
-/**
- * One connection {@link McpServerManagerOptions.openConnection} is asked to open: the server,
- * its entry, the manager's fresh client for it (connect it, or close it on failure), the
- * timeout, the signal that cancels the attempt and the transport options.
- */
-export interface ConnectionRequest extends ConnectClientOptions {
-  /**
-   * Close this connection on purpose because its source needs the room (a connection pool that
-   * evicts an idle process): the server is parked, its status `DISCONNECTED` with `reason` as its
-   * error (code `CLOSED_BY_POOL`), its tools, prompts and resources stay registered, and it
-   * connects again on its next use (see `McpServerManager.resume`); nothing reconnects it
-   * in the background. Resolves `false`, and does nothing, when the server is not connected over
-   * this connection right now (still discovering, or already gone).
-   */
-  readonly park: (reason: string) => Promise<boolean>;
-}
-
-/**
- * Where a manager's connections come from: given a {@link ConnectionRequest}, connect
- * `request.client` and return the connection (the default is `connectClient`, one transport per
- * server). A connection pool provides one to share connections between managers.
- */
-export type OpenConnection = (request: ConnectionRequest) => Promise<OpenedConnection>;
 
 /** Options of {@link McpServerManager}. */
 export interface McpServerManagerOptions {

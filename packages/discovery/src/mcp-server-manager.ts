@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import { canonicalJson, DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { versionNegotiationOptions } from '@toolhost/connection';
 import { resourceKey } from './build-registry-entries.js';
 import { DiscoveryError } from './discovery-error.js';
 import type {
@@ -18,7 +19,6 @@ import type {
 } from './manager-types.js';
 import { resolveReconnectOptions } from './reconnect-delay.js';
 import type { ReadonlyRegistry } from './registry.js';
-import { versionNegotiationOptions } from './version-negotiation.js';
 import { ServerConnector } from './server-connector.js';
 import { ServerRegistries } from './server-registries.js';
 import type { CallOptions, ServerSession } from './server-session.js';
