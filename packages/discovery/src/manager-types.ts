@@ -223,8 +223,11 @@ export interface ServerSetChange {
   updated: string[];
 }
 
-/** Options of {@link McpServerManager}. */
-export interface McpServerManagerOptions {
+/**
+ * Options of {@link McpServerManager}. `TClient` is the class of the clients `createClient` makes
+ * (give `createClient` whenever it is not the SDK's `Client`).
+ */
+export interface McpServerManagerOptions<TClient extends Client = Client> {
   /** Configured servers; their order is the naming priority (first keeps bare names). */
   servers: readonly ServerDefinition[];
   /** Name and version sent in `initialize` by the default client. @default { name: 'toolhost', version: '0.1.0' } */
@@ -234,7 +237,7 @@ export interface McpServerManagerOptions {
    * The host uses it to declare its capabilities and request handlers (sampling, elicitation,
    * roots). @default a `Client` with `clientInfo` and no capabilities
    */
-  createClient?: (serverName: string, config: McpServerConfig) => Client;
+  createClient?: (serverName: string, config: McpServerConfig) => TClient;
   /** Options for the transport layer (fetch, authProvider, env...) of a server. */
   transportOptions?: (serverName: string) => TransportOptions | undefined;
   /**
@@ -242,7 +245,7 @@ export interface McpServerManagerOptions {
    * {@link OpenConnection}); a connection pool shared by several managers provides it.
    * @default `connectClient`: one connection per server
    */
-  openConnection?: OpenConnection;
+  openConnection?: OpenConnection<TClient>;
   /** Reconnect policy for servers that go away after connecting. */
   reconnect?: ReconnectOptions;
   /** Names the host already uses (built-in tools); MCP tools are never registered under them. */

@@ -1,7 +1,7 @@
-import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
+import type { LoggingLevel } from '@modelcontextprotocol/client';
+import type { AttachedClientFeatures, ConnectionClient, ResourceSubscriptions } from '@toolhost/connection';
 import type { UiHooks } from '@toolhost/contract';
 import type { McpServerManager } from '@toolhost/discovery';
-import type { AttachedClientFeatures, ResourceSubscriptions } from './client-features/index.js';
 import { HostError } from './host-error.js';
 import type { HostEventEmitter, HostWarning } from './host-events.js';
 import type { ResolvedServer } from './resolve-servers.js';
@@ -13,14 +13,14 @@ import type { ResolvedServer } from './resolve-servers.js';
  */
 export class HostCore {
   /** The discovery layer. */
-  readonly manager: McpServerManager;
+  readonly manager: McpServerManager<ConnectionClient>;
   /** The one emitter. */
   readonly events: HostEventEmitter;
   /** The UI hooks. */
   readonly ui: UiHooks;
 
   /** The client features attached to each server's current client. */
-  readonly attached = new Map<string, { readonly client: Client; readonly features: AttachedClientFeatures }>();
+  readonly attached = new Map<string, { readonly client: ConnectionClient; readonly features: AttachedClientFeatures }>();
   /** Log levels set with `servers.setLogLevel`, by server (sent with every request on 2026-07-28). */
   readonly logLevels = new Map<string, LoggingLevel>();
   #servers: readonly ResolvedServer[];
@@ -30,7 +30,7 @@ export class HostCore {
 
   constructor(fields: {
     readonly servers: readonly ResolvedServer[];
-    readonly manager: McpServerManager;
+    readonly manager: McpServerManager<ConnectionClient>;
     readonly events: HostEventEmitter;
     readonly ui: UiHooks;
     readonly warnings: readonly HostWarning[];
@@ -87,7 +87,7 @@ export class HostCore {
    *
    * @throws HostError `SERVER_NOT_FOUND` when no server of that name is configured, `SERVER_NOT_CONNECTED` when it is not connected.
    */
-  requireClient(serverName: string, what: string): Client {
+  requireClient(serverName: string, what: string): ConnectionClient {
     const client = this.manager.getClient(serverName);
     if (client) return client;
     throw this.notConnected(serverName, what);

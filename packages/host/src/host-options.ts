@@ -3,7 +3,7 @@ import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
 import type { FolderTrustStore } from '@toolhost/config';
 import type { FetchFunction, TokenStore } from '@toolhost/oauth';
-import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
+import type { ProjectFolder, ServerRequestLimits, TraceContext } from '@toolhost/connection';
 import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 import type { PromptToolsOptions } from './tool-call/prompt-tools.js';

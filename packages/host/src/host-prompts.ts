@@ -1,4 +1,4 @@
-import { completeArgument, type CompletionSuggestions } from './client-features/index.js';
+import { completeArgument, type CompletionSuggestions } from './client-features/complete-argument.js';
 import { promptCommands } from './command-lists.js';
 import type { HostCore } from './host-core.js';
 import type { PromptCommand, PromptResult } from './prompt-command.js';

@@ -1,11 +1,12 @@
 import type { McpServerConfig } from '@toolhost/config';
 import type { HostToolDefinition } from '@toolhost/contract';
+import { setLogLevel } from '@toolhost/connection';
 import { DiscoveryError, McpServerStatus } from '@toolhost/discovery';
 import { buildStatus } from './build-status.js';
-import { setLogLevel } from './client-features/index.js';
 import { promptCommands, skillCommands } from './command-lists.js';
 import { formatStatus } from './format-status.js';
 import type { HostCore } from './host-core.js';
+import { withHostErrors } from './host-error-from.js';
 import type { LogLevel } from './host-events.js';
 import type { HostServerSet } from './host-server-set.js';
 import type { HostSignIn } from './host-sign-in.js';
@@ -235,7 +236,8 @@ export class HostServers {
   async setLogLevel(params: { readonly serverName: string; readonly level: LogLevel }, _options: RequestOptions = {}): Promise<void> {
     this.#core.assertOpen();
     const { serverName, level } = params;
-    await setLogLevel(this.#core.requireClient(serverName, 'set its log level'), { serverName, level });
+    const client = this.#core.requireClient(serverName, 'set its log level');
+    await withHostErrors(() => setLogLevel(client, { serverName, level }));
     this.#core.logLevels.set(serverName, level);
   }
 }

@@ -7,7 +7,7 @@ import type { RequestOptions } from './request-options.js';
 import type { TaskRegistry } from './tool-call/tasks/task-registry.js';
 import type { StoredTask } from './tool-call/tasks/task-store.js';
 import { resumeToolTask } from './tool-call/tasks/tool-call-task.js';
-import { cancelTask } from './tool-call/tasks/task-wire.js';
+import { cancelTask } from '@toolhost/connection/tasks';
 import { toCallableTool, type CallableTool } from './tool-call/callable-tool.js';
 import { mapToolResult } from './tool-call/map-tool-result.js';
 import { failed, finished, type ToolCallResult } from './tool-call/run-tool-call.js';

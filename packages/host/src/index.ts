@@ -13,8 +13,8 @@ export { FileTaskStore, InMemoryTaskStore, MAX_TASK_FILE_BYTES, TASK_FILE_NAME }
 export { MAX_TASK_INPUT_ROUNDS } from './tool-call/tasks/run-task.js';
 export { MAX_MCP_PARAM_HEADER_LENGTH } from './tool-call/mcp-param-headers.js';
 export type { FileTaskStoreOptions, StoredTask, TaskStore } from './tool-call/tasks/task-store.js';
-export { DEFAULT_MAX_MESSAGE_DEPTH } from './client-features/index.js';
-export type { ServerRequestLimits } from './client-features/index.js';
+export { DEFAULT_MAX_MESSAGE_DEPTH } from '@toolhost/connection';
+export type { ServerRequestLimits } from '@toolhost/connection';
 export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
 export type { InterceptedToolCall, ToolCallChanges, ToolCallExtras, ToolCallInterceptor } from './tool-call/call-hooks.js';
@@ -43,13 +43,10 @@ export type { ConfirmationCheck } from './tool-call/check-tool-call.js';
 export type { SlashCommand, SlashCommandResult } from './slash-command.js';
 export type { PromptCommand, PromptResult } from './prompt-command.js';
 export type { SlashCommandCompletion } from './complete-slash-command.js';
-export type {
-  CompletionSuggestions,
-  ProjectFolder,
-  ResolvedResourceReferences,
-  ResourceContent,
-  TraceContext,
-} from './client-features/index.js';
+export type { CompletionSuggestions } from './client-features/complete-argument.js';
+export type { ResourceContent } from './client-features/read-resource-parts.js';
+export type { ResolvedResourceReferences } from './client-features/resource-references.js';
+export type { ProjectFolder, TraceContext } from '@toolhost/connection';
 export type { HostResources, HostResource, HostResourceTemplate } from './host-resources.js';
 export type { HostSkills, HostSkill, SkillLoadOptions, SkillReference } from './skills/host-skills.js';
 export type { LoadedSkill, LoadedSkillFile } from './skills/loaded-skill.js';

@@ -1,7 +1,14 @@
-import type { Client } from '@modelcontextprotocol/client';
 import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import { formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
-import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
+import { ConfirmationPolicy, LinearTimeJsonSchemaValidator, ToolArgumentValidator } from '@toolhost/confirmation';
+import {
+  createClientFeatures,
+  DEFAULT_MAX_MESSAGE_DEPTH,
+  RootsController,
+  type ConnectionClient,
+  type ProjectFolder,
+  type TraceContext,
+} from '@toolhost/connection';
 import { escapeControlText, type HostToolDefinition, type ModelAdapter, type ModelToolCall, type UiHooks } from '@toolhost/contract';
 import {
   DEFAULT_CLIENT_INFO,
@@ -11,13 +18,6 @@ import {
   versionNegotiationOptions,
   type StderrEvent,
 } from '@toolhost/discovery';
-import {
-  createClientFeatures,
-  DEFAULT_MAX_MESSAGE_DEPTH,
-  RootsController,
-  type ProjectFolder,
-  type TraceContext,
-} from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
 import { skillCommands } from './command-lists.js';
@@ -26,6 +26,7 @@ import { HostConfirmations } from './host-confirmations.js';
 import { HostCore } from './host-core.js';
 import { poolConnectionSource } from './connection-pool/connection-pool.js';
 import { HostError } from './host-error.js';
+import { hostErrorFrom, withHostErrors } from './host-error-from.js';
 import { HostEventEmitter, type HostEvents } from './host-events.js';
 import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
 import { HostTasks } from './host-tasks.js';
@@ -169,9 +170,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.#limits = options.limits;
     this.#onConnectionError = options.onConnectionError ?? 'warn';
     this.#cliAppDir = options.settings ? undefined : options.appDir;
-    this.#rootsController = new RootsController({
-      folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
-    });
+    this.#rootsController = createRootsController(options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []));
     const tokenStore = options.stores?.tokens ?? defaultTokenStore(options);
     const auth = new HostSignIn({
       servers: () => this.#core.servers,
@@ -184,7 +183,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       fetch: options.fetch,
       env: options.env,
     });
-    const manager = new McpServerManager({
+    const manager = new McpServerManager<ConnectionClient>({
       servers: resolved.servers,
       clientInfo: this.#clientInfo,
       toolNamePolicy: this.adapter.toolNames,
@@ -239,7 +238,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const rootsController = this.#rootsController;
     this.roots = {
       list: () => rootsController.list(),
-      set: (params) => rootsController.setFolders(params.folders),
+      set: (params) => withHostErrors(() => rootsController.setFolders(params.folders)),
     };
     this.#watcher = this.#startWatcher(options, serverSet);
   }
@@ -416,7 +415,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    * revision, and the handlers for sampling, elicitation, roots, logging and resource updates.
    * Private: SDK classes stay out of toolhost's public API.
    */
-  #createClient(serverName: string): Client {
+  #createClient(serverName: string): ConnectionClient {
     const { events, ui, attached } = this.#core;
     const features = createClientFeatures({
       serverName,
@@ -429,6 +428,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       roots: this.#rootsController,
       onLog: (event) => events.emit('server-log', event),
       onResourceUpdated: (event) => events.emit('resource-update', event),
+      jsonSchemaValidator: SDK_SCHEMA_VALIDATOR,
       ...this.#versionSettings(serverName),
       ...(this.#extensions ? { extensions: this.#extensions } : {}),
       ...(this.#limits?.serverRequests ? { serverRequests: this.#limits.serverRequests } : {}),
@@ -611,6 +611,22 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         : {}),
       newToolCallId: () => `toolcall-${(this.#callCounter += 1)}`,
     };
+  }
+}
+
+/**
+ * The validator the SDK client uses for server-supplied schemas (a tool's `outputSchema` in
+ * `callTool`), shared by every client: Ajv with patterns matched in linear time by RE2, so a
+ * catastrophic pattern cannot freeze the process.
+ */
+const SDK_SCHEMA_VALIDATOR = new LinearTimeJsonSchemaValidator();
+
+/** The controller of the host's project folders. @throws HostError `INVALID_ROOT` for a folder that is not an absolute path. */
+function createRootsController(folders: ReadonlyArray<string | ProjectFolder>): RootsController {
+  try {
+    return new RootsController({ folders });
+  } catch (error) {
+    throw hostErrorFrom(error);
   }
 }
 

@@ -1,3 +1,4 @@
+import type { ConnectionClient } from '@toolhost/connection';
 import { connectClient, type OpenConnection } from '@toolhost/discovery';
 import { resolveTransportKind } from '@toolhost/transport';
 import { HostError } from '../host-error.js';
@@ -116,7 +117,7 @@ export function createConnectionPool(options: ConnectionPoolOptions = {}): Conne
 }
 
 /** The connection source a host's discovery uses with a pool (internal to the host). */
-export function poolConnectionSource(pool: ConnectionPool, host: PoolHost): OpenConnection {
+export function poolConnectionSource(pool: ConnectionPool, host: PoolHost): OpenConnection<ConnectionClient> {
   const { stdio, remotes, shareRemote } = internals(pool);
   return (request) => {
     let kind: string;

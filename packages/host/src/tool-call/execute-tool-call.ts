@@ -1,10 +1,13 @@
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
 import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotocol/client';
+import {
+  isModernRevision,
+  mayMirrorHeaders,
+  readElicitationUrl,
+  SERVER_ERROR_CODES,
+  serverErrorAnswer,
+  type ServerErrorAnswer,
+} from '@toolhost/connection';
 import { escapeControlText, type ToolCallProgress } from '@toolhost/contract';
-import { isModernRevision } from '@toolhost/discovery';
-import { HostClient } from '../client-features/outbound-meta.js';
-import { mayMirrorHeaders } from '../client-features/tool-call-answer.js';
-import { readElicitationUrl } from '../client-features/url-elicitation.js';
 import { HostError } from '../host-error.js';
 import type { WireExtras } from './call-hooks.js';
 import type { CallableTool } from './callable-tool.js';
@@ -62,8 +65,7 @@ export function executeToolCall(
     const problem = mcpParamHeaderProblem(tool, args);
     if (problem) return Promise.reject(problem);
   }
-  const request = () =>
-    client instanceof HostClient ? client.sendToolCall(params, options) : (client.callTool(params, options) as Promise<CallToolResult>);
+  const request = () => client.sendToolCall(params, options);
   if (!tool.remote) return request();
   return runtime.withStepUp({ serverName, what: `call tool "${originalName}"`, run: request, signal });
 }
@@ -96,10 +98,9 @@ export async function recoverToolCall(
   error: unknown,
   extras: WireExtras = {},
 ): Promise<CallToolResult | HostError> {
-  if (!(error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) || signal?.aborted) {
-    return executionError(error, tool, signal);
-  }
-  if (!(await acceptUrlElicitations(runtime, tool, error, signal))) return executionError(error, tool, signal);
+  const answer = serverErrorAnswer(error);
+  if (answer?.code !== SERVER_ERROR_CODES.urlElicitationRequired || signal?.aborted) return executionError(error, tool, signal);
+  if (!(await acceptUrlElicitations(runtime, tool, answer, signal))) return executionError(error, tool, signal);
   try {
     return await executeToolCall(runtime, tracker, tool, args, signal, extras);
   } catch (retryError) {
@@ -110,7 +111,7 @@ export async function recoverToolCall(
 async function acceptUrlElicitations(
   runtime: ToolCallRuntime,
   tool: CallableTool,
-  error: ProtocolError,
+  error: ServerErrorAnswer,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   const elicit = runtime.ui.elicit;

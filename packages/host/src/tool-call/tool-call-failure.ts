@@ -1,4 +1,4 @@
-import { SdkErrorCode, SdkError } from '@modelcontextprotocol/client';
+import { isConnectionClosed, isRequestTimeout } from '@toolhost/connection';
 import { escapeControlText, findErrorInChain, type ToolhostError } from '@toolhost/contract';
 import { OAuthError } from '@toolhost/oauth';
 import { findMessageTooLarge } from '@toolhost/transport';
@@ -59,7 +59,7 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
   }
   // The server writes most of this text (a JSON-RPC error message): shown escaped and bounded.
   const reason = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 2000 });
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+  if (isRequestTimeout(error)) {
     return new HostError({
       code: 'REQUEST_TIMEOUT',
       serverName,
@@ -78,7 +78,7 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
       message: `Tool "${name}" of MCP server "${serverName}" failed: ${tooLarge.message}`,
     });
   }
-  const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+  const closed = isConnectionClosed(error);
   const signInNeeded = findErrorInChain(
     error,
     (value): value is OAuthError => OAuthError.isInstance(value) && value.code === 'AUTH_REQUIRED',

@@ -2,10 +2,10 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@toolhost/config';
+import { MAX_REQUEST_STATE_LENGTH, MAX_STATUS_MESSAGE_LENGTH, MAX_TASK_ID_LENGTH } from '@toolhost/connection/tasks';
 import { escapeControlText } from '@toolhost/contract';
 import { HostError } from '../../host-error.js';
 import type { SettingsSource } from '../../resolve-servers.js';
-import { MAX_REQUEST_STATE_LENGTH, MAX_STATUS_MESSAGE_LENGTH, MAX_TASK_ID_LENGTH } from './task-wire.js';
 
 /** Name of the task file in the application folder (`~/<appDir>/mcp-tasks.json`). */
 export const TASK_FILE_NAME = 'mcp-tasks.json';
