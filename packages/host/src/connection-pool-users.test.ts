@@ -8,7 +8,7 @@
 import { startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import { InMemoryTokenStore, type StoredOAuthCredentials } from '@toolhost/oauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createConnectionPool } from './connection-pool/connection-pool.js';
+import { createConnectionPool } from './connection-pool/create-connection-pool.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { McpToolHost } from './mcp-tool-host.js';
 import { textOf, waitFor } from './test-support.js';

@@ -19,14 +19,10 @@ export type { HostSettings, SettingsSource } from './resolve-servers.js';
 export type { ToolCallResult } from './tool-call/run-tool-call.js';
 export type { InterceptedToolCall, ToolCallChanges, ToolCallExtras, ToolCallInterceptor } from './tool-call/call-hooks.js';
 export type { ResultMappingOptions } from './tool-call/map-tool-result.js';
-export {
-  ConnectionPool,
-  createConnectionPool,
-  DEFAULT_POOL_ACQUIRE_TIMEOUT_MS,
-  DEFAULT_POOL_IDLE_MS,
-  DEFAULT_POOL_MAX_PROCESSES,
-} from './connection-pool/connection-pool.js';
-export type { ConnectionPoolOptions, ConnectionPoolStats } from './connection-pool/connection-pool.js';
+export { ConnectionPool } from './connection-pool/connection-pool.js';
+export { createConnectionPool } from './connection-pool/create-connection-pool.js';
+export { DEFAULT_POOL_ACQUIRE_TIMEOUT_MS, DEFAULT_POOL_IDLE_MS, DEFAULT_POOL_MAX_PROCESSES } from '@toolhost/connection/pool';
+export type { ConnectionPoolOptions, ConnectionPoolStats, PoolHost } from '@toolhost/connection/pool';
 export { HostError } from './host-error.js';
 export type { HostErrorCode, HostErrorOptions } from './host-error.js';
 export type { HostEvents, HostWarning, LogLevel, ServerStderrEvent } from './host-events.js';

@@ -6,9 +6,11 @@ import {
   DEFAULT_MAX_MESSAGE_DEPTH,
   RootsController,
   type ConnectionClient,
+  type OpenConnection,
   type ProjectFolder,
   type TraceContext,
 } from '@toolhost/connection';
+import type { PoolHost } from '@toolhost/connection/pool';
 import { escapeControlText, type HostToolDefinition, type ModelAdapter, type ModelToolCall, type UiHooks } from '@toolhost/contract';
 import {
   DEFAULT_CLIENT_INFO,
@@ -24,11 +26,11 @@ import { skillCommands } from './command-lists.js';
 import { HostCommands } from './host-commands.js';
 import { HostConfirmations } from './host-confirmations.js';
 import { HostCore } from './host-core.js';
-import { poolConnectionSource } from './connection-pool/connection-pool.js';
 import { HostError } from './host-error.js';
 import { hostErrorFrom, withHostErrors } from './host-error-from.js';
 import { HostEventEmitter, type HostEvents } from './host-events.js';
 import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
+import type { ConnectionPool } from './connection-pool/connection-pool.js';
 import { HostTasks } from './host-tasks.js';
 import { TaskRegistry, type ResolvedTaskOptions } from './tool-call/tasks/task-registry.js';
 import { defaultTaskStore } from './tool-call/tasks/task-store.js';
@@ -625,6 +627,22 @@ const SDK_SCHEMA_VALIDATOR = new LinearTimeJsonSchemaValidator();
 function createRootsController(folders: ReadonlyArray<string | ProjectFolder>): RootsController {
   try {
     return new RootsController({ folders });
+  } catch (error) {
+    throw hostErrorFrom(error);
+  }
+}
+
+/**
+ * Where discovery gets this host's connections with the `connectionPool` option.
+ *
+ * @throws HostError `INVALID_OPTIONS` when the pool was not made by `createConnectionPool`.
+ */
+function poolConnectionSource(pool: ConnectionPool, host: PoolHost): OpenConnection<ConnectionClient> {
+  if (typeof (pool as Partial<ConnectionPool>).connectionSource !== 'function') {
+    throw new HostError({ code: 'INVALID_OPTIONS', message: 'connectionPool must be made by createConnectionPool().' });
+  }
+  try {
+    return pool.connectionSource(host);
   } catch (error) {
     throw hostErrorFrom(error);
   }

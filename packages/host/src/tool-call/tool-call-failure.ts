@@ -1,4 +1,4 @@
-import { isConnectionClosed, isRequestTimeout } from '@toolhost/connection';
+import { ConnectionError, isConnectionClosed, isRequestTimeout } from '@toolhost/connection';
 import { escapeControlText, findErrorInChain, type ToolhostError } from '@toolhost/contract';
 import { OAuthError } from '@toolhost/oauth';
 import { findMessageTooLarge } from '@toolhost/transport';
@@ -56,6 +56,10 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
   if (HostError.isInstance(error)) {
     // Raised around the call by the host itself (step-up: AUTH_REQUIRED, STEP_UP_LIMIT, ...).
     return new HostError({ code: error.code, serverName, toolName: name, message: error.message, cause: error.cause ?? error });
+  }
+  if (ConnectionError.isInstance(error)) {
+    // Raised by the connection itself (a pooled connection that must close: CONNECTION_CLOSED).
+    return new HostError({ code: error.code, serverName, toolName: name, message: error.message, cause: error });
   }
   // The server writes most of this text (a JSON-RPC error message): shown escaped and bounded.
   const reason = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 2000 });

@@ -2,11 +2,13 @@ import { createHash } from 'node:crypto';
 import { Client, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/client';
 import type { DiscoverResult, JSONRPCMessage, JSONRPCNotification, Transport } from '@modelcontextprotocol/client';
 import { canonicalJson } from '@toolhost/config';
-import type { ConnectionClient } from '@toolhost/connection';
-import { connectClient, isModernRevision, type ConnectionRequest, type OpenedConnection, type TransportOptions } from '@toolhost/discovery';
 import { StoredTokenOAuthProvider, type FetchFunction, type TokenStore } from '@toolhost/oauth';
 import { connectTransport, createTransport, resolveTransportKind, type ConnectedTransport } from '@toolhost/transport';
-import { HostError } from '../host-error.js';
+import { connectClient, type OpenedConnection, type TransportOptions } from '../connect-client.js';
+import type { ConnectionClient } from '../connection-client.js';
+import { ConnectionError } from '../connection-error.js';
+import type { ConnectionRequest } from '../connection-request.js';
+import { isModernRevision } from '../version-negotiation.js';
 import { SharedSessionMember } from './shared-session-member.js';
 
 /** A connection request of a host's manager (its clients are {@link ConnectionClient}s, whose handshake the pool compares). */
@@ -323,7 +325,7 @@ class SharedRemote {
       // Once this request has failed: closing the member disconnects the host, which reconnects.
       setTimeout(() => void SharedRemote.#closeMember(member()), 0);
       return Promise.reject(
-        new HostError({
+        new ConnectionError({
           code: 'CONNECTION_CLOSED',
           serverName: request.serverName,
           message: `MCP server "${request.serverName}": this host now has credentials for the server (a token was stored after it connected), but it shares a connection of the connection pool opened without credentials with other hosts. The request was not sent; the host reconnects with its own credentials. Try again.`,
