@@ -27,8 +27,12 @@ export {
 } from './server-request-limiter.js';
 export type { ServerRequestLimits } from './server-request-limiter.js';
 export { isPlainTextToolResult, mayMirrorHeaders } from './tool-call-answer.js';
-export { isConnectionClosed, isRequestTimeout, serverErrorAnswer, SERVER_ERROR_CODES } from './sdk-errors.js';
-export type { ServerErrorAnswer } from './sdk-errors.js';
+export { readSkillFile, SKILLS_EXTENSION_ID } from './skill-files.js';
+export type { ReadSkillFileOptions } from './skill-files.js';
+export { isConnectionClosed, isRequestTimeout, serverErrorAnswer, skillVerificationFailure, SERVER_ERROR_CODES } from './sdk-errors.js';
+export type { ServerErrorAnswer, SkillVerificationFailure } from './sdk-errors.js';
+// The MCP SDK's types that a caller of a ConnectionClient meets.
+export type * from './sdk-types.js';
 // Connecting one server.
 export { connectClient } from './connect-client.js';
 export type { ConnectClientOptions, OpenedConnection, TransportOptions } from './connect-client.js';

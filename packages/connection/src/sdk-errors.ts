@@ -1,4 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import { SkillVerificationError } from '@modelcontextprotocol/client/ext/skills';
 
 // What a caller of a ConnectionClient needs to know about the MCP SDK's errors, without importing
 // the SDK: its error classes stay out of toolhost's API (they are not toolhost errors).
@@ -35,3 +36,16 @@ export const SERVER_ERROR_CODES = {
   /** The server needs the user to open URLs first (URL elicitation, MCP 2025-11-25); `data.elicitations` lists them. */
   urlElicitationRequired: ProtocolErrorCode.UrlElicitationRequired,
 } as const;
+
+/** Why a skill file failed verification against the server's skill entry (the SDK's `SkillVerificationError`). */
+export interface SkillVerificationFailure {
+  /** What failed: `unlisted` (the entry lists no such file), or the check that failed (`size`, `digest`, `frontmatter`, ...). */
+  readonly reason: string;
+  /** The URI of the file. */
+  readonly uri: string;
+}
+
+/** The verification failure `error` stands for, or undefined when it is another error (see `readSkillFile`). */
+export function skillVerificationFailure(error: unknown): SkillVerificationFailure | undefined {
+  return error instanceof SkillVerificationError ? { reason: error.reason, uri: error.uri } : undefined;
+}

@@ -1,5 +1,4 @@
-import type { LoggingLevel } from '@modelcontextprotocol/client';
-import type { AttachedClientFeatures, ConnectionClient, ResourceSubscriptions } from '@toolhost/connection';
+import type { AttachedClientFeatures, ConnectionClient, LoggingLevel, ResourceSubscriptions } from '@toolhost/connection';
 import type { UiHooks } from '@toolhost/contract';
 import type { McpServerManager } from '@toolhost/discovery';
 import { HostError } from './host-error.js';

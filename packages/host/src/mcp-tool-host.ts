@@ -1,10 +1,10 @@
-import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import { formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
 import { ConfirmationPolicy, LinearTimeJsonSchemaValidator, ToolArgumentValidator } from '@toolhost/confirmation';
 import {
   createClientFeatures,
   DEFAULT_MAX_MESSAGE_DEPTH,
   RootsController,
+  SKILLS_EXTENSION_ID,
   type ConnectionClient,
   type OpenConnection,
   type ProjectFolder,

@@ -1,4 +1,4 @@
-import type { Client, GetPromptResult } from '@modelcontextprotocol/client';
+import type { ConnectionClient, GetPromptResult } from '@toolhost/connection';
 import { escapeControlText } from '@toolhost/contract';
 import type { RegisteredPrompt } from '@toolhost/discovery';
 import { HostError } from './host-error.js';
@@ -76,7 +76,7 @@ export interface RunPromptCommandOptions {
   /** The argument text after the command name. */
   readonly args: string;
   /** The server's connected client, when it is connected. */
-  readonly client: Client | undefined;
+  readonly client: Pick<ConnectionClient, 'getPrompt'> | undefined;
   /** Aborts `prompts/get`. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -98,7 +98,7 @@ export interface PromptRequestOptions {
   /** The argument values, by name. */
   readonly values: Readonly<Record<string, string>>;
   /** The server's connected client, when it is connected. */
-  readonly client: Client | undefined;
+  readonly client: Pick<ConnectionClient, 'getPrompt'> | undefined;
   /** Aborts `prompts/get`. */
   readonly signal?: AbortSignal | undefined;
 }

@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { ConnectionClient } from '@toolhost/connection';
 import { BUILT_IN_COMMANDS, runBuiltInCommand, type BuiltInCommandContext } from './built-in-commands.js';
 import { HostError } from './host-error.js';
 import type { HostStatus } from './host-status.js';
@@ -17,7 +17,7 @@ export interface SlashCommandContext {
   /** Load a skill the user asked for. */
   readonly loadSkill: (command: SkillCommand) => Promise<LoadedSkill>;
   /** The connected client of a server. */
-  readonly getClient: (serverName: string) => Client | undefined;
+  readonly getClient: (serverName: string) => Pick<ConnectionClient, 'getPrompt'> | undefined;
   /** Connect again a server a connection pool closed while idle (before its prompt is fetched). */
   readonly resume?: (serverName: string) => Promise<void>;
   /** The current status (for `/mcp`). */

@@ -1,6 +1,5 @@
-import type { Client } from '@modelcontextprotocol/client';
-import { SkillsClient, SkillVerificationError, type Skill, type SkillFile } from '@modelcontextprotocol/client/ext/skills';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { readSkillFile, skillVerificationFailure, type Skill, type SkillFile } from '@toolhost/connection';
 import { escapeControlText, type ContentPart } from '@toolhost/contract';
 import { skillCommands } from '../command-lists.js';
 import type { HostCore } from '../host-core.js';
@@ -305,14 +304,15 @@ export class HostSkills {
     const { serverName } = command;
     const skill = command.entry.skill;
     const label = `skill "${command.skillName}" of MCP server "${serverName}"`;
-    const client: Client = this.#core.requireClient(serverName, `load ${label}`);
+    const client = this.#core.requireClient(serverName, `load ${label}`);
     const timeout = this.#core.serversByName.get(serverName)?.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
     try {
-      return await new SkillsClient(client).read(skill, path, { timeout, ...(options.signal ? { signal: options.signal } : {}) });
+      return await readSkillFile(client, skill, path, { timeout, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
       const shownPath = path === undefined ? 'SKILL.md' : escapeControlText(path, { maxLength: 500 });
       const detail = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 2000 });
-      if (error instanceof SkillVerificationError && error.reason === 'unlisted') {
+      const verification = skillVerificationFailure(error);
+      if (verification?.reason === 'unlisted') {
         const files = otherFiles(skill);
         throw new HostError({
           code: 'SKILL_NOT_FOUND',
@@ -322,13 +322,13 @@ export class HostSkills {
           cause: error,
         });
       }
-      if (error instanceof SkillVerificationError) {
+      if (verification) {
         throw new HostError({
           code: 'SKILL_VERIFICATION_FAILED',
           serverName,
           commandName: command.name,
-          uri: error.uri,
-          message: `${label} was not loaded: its ${shownPath} failed ${error.reason} verification against the server's skill entry (${detail}). The server serves content other than it listed; do not use this skill until the server is fixed.`,
+          uri: verification.uri,
+          message: `${label} was not loaded: its ${shownPath} failed ${verification.reason} verification against the server's skill entry (${detail}). The server serves content other than it listed; do not use this skill until the server is fixed.`,
           cause: error,
         });
       }

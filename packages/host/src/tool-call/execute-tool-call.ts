@@ -1,10 +1,11 @@
-import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotocol/client';
 import {
   isModernRevision,
   mayMirrorHeaders,
   readElicitationUrl,
   SERVER_ERROR_CODES,
   serverErrorAnswer,
+  type CallToolRequestOptions,
+  type CallToolResult,
   type ServerErrorAnswer,
 } from '@toolhost/connection';
 import { escapeControlText, type ToolCallProgress } from '@toolhost/contract';

@@ -1,4 +1,4 @@
-import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, GetPromptResult } from '@toolhost/connection';
 import { escapeControlText } from '@toolhost/contract';
 import type { PromptCommand } from '../prompt-command.js';
 import {

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@toolhost/connection';
 import type { ResourceContent } from '../client-features/read-resource-parts.js';
 import type { HostResource } from '../host-resources.js';
 import {

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@toolhost/connection';
 import type { ModelToolCall, ToolCall, ToolCallOutcome } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 import { authoriseToolCall } from './authorise-tool-call.js';

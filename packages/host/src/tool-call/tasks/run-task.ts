@@ -1,5 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import { SERVER_ERROR_CODES, serverErrorAnswer, type ConnectionClient } from '@toolhost/connection';
+import { SERVER_ERROR_CODES, serverErrorAnswer, type CallToolResult, type ConnectionClient } from '@toolhost/connection';
 import {
   cancelTask,
   getLegacyTaskResult,

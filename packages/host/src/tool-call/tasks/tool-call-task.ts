@@ -1,5 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { ConnectionClient } from '@toolhost/connection';
+import type { CallToolResult, ConnectionClient } from '@toolhost/connection';
 import { isTaskShapeError, parseTask, type TaskHandle, type TaskRevision, type TaskState } from '@toolhost/connection/tasks';
 import { HostError } from '../../host-error.js';
 import type { CallableTool } from '../callable-tool.js';
