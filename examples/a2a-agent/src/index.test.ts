@@ -39,17 +39,28 @@ async function startAgent(args: string[], env: Record<string, string> = {}): Pro
   let output = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  for (let i = 0; i < 1500; i++) {
-    // The banner ends with the model line.
-    const match = /A2A agent listening on (\S+)\n[^]*?Model: [^\n]*\n/.exec(output);
-    if (match?.[1]) {
-      const generatedToken = /^Bearer token \(generated[^)]*\): (\S+)$/m.exec(output)?.[1];
-      return { child, url: match[1], generatedToken, output: () => output };
-    }
-    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error(`the example printed no URL:\n${output}`);
+  // The banner ends with the model line. Checked on every chunk; the deadline is only for a hang.
+  const banner = /A2A agent listening on (\S+)\n[^]*?Model: [^\n]*\n/;
+  const url = await new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = banner.exec(output);
+      if (match?.[1]) finish(() => resolve(match[1]!));
+    };
+    const exited = (code: number | null) => finish(() => reject(new Error(`the example exited (${code}):\n${output}`)));
+    const timer = setTimeout(() => finish(() => reject(new Error(`the example printed no URL within 60 s:\n${output}`))), 60_000);
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      child.stdout.off('data', check);
+      child.stderr.off('data', check);
+      child.off('close', exited);
+      settle();
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    child.once('close', exited);
+  });
+  const generatedToken = /^Bearer token \(generated[^)]*\): (\S+)$/m.exec(output)?.[1];
+  return { child, url, generatedToken, output: () => output };
 }
 
 /** The HTTP status of a GET of `path` sent exactly as written (fetch would normalise it). */
@@ -243,14 +254,21 @@ describe('examples/a2a-agent', () => {
       [['--bogus'], /Unknown option '--bogus'/],
       [['--token', 'short'], /--token must be at least 8 characters long/],
     ];
-    for (const [args, pattern] of cases) {
-      const child = spawn(process.execPath, [entry, ...args], {
-        cwd: folder,
-        env: { ...process.env, GEMINI_API_KEY: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
-      });
-      let output = '';
-      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-      const [code] = (await once(child, 'exit')) as [number];
+    // All at once: one after the other, eight Node start-ups take most of a minute on a busy machine.
+    const runs = await Promise.all(
+      cases.map(async ([args]) => {
+        const child = spawn(process.execPath, [entry, ...args], {
+          cwd: folder,
+          env: { ...process.env, GEMINI_API_KEY: '', OPENAI_API_KEY: '', ANTHROPIC_API_KEY: '' },
+        });
+        let output = '';
+        child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
+        const [code] = (await once(child, 'close')) as [number];
+        return { code, output };
+      }),
+    );
+    for (const [index, [args, pattern]] of cases.entries()) {
+      const { code, output } = runs[index]!;
       expect(code, args.join(' ')).toBe(2);
       expect(output, args.join(' ')).toMatch(pattern);
       expect(output).toContain('Usage:');

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fixtureBinPath } from '@toolhost-internal/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, runExampleToEnd, startExample, stopAll, textOf, type ExampleProcess } from './testing/example-process.js';
+import { api, runExampleToEnd, startExample, stopAll, textOf, waitForOutput, type ExampleProcess } from './testing/example-process.js';
 
 const ALICE = 'alice-key-0123456789abcdef';
 const BOB = 'bob-key-0123456789abcdef';
@@ -71,43 +71,43 @@ afterAll(async () => {
 describe('start-up', () => {
   it('refuses to start without TOOLHOST_TOKEN_KEYS (unless --unencrypted-dev), with a malformed key, or without --users', async () => {
     const store = `sqlite:${join(folder, 'startup.sqlite')}`;
-    const noKeys = await runExampleToEnd(['--users', users, '--settings', settings, '--store', store]);
+    await writeFile(join(folder, 'weak-users.json'), JSON.stringify({ short: 'carol' }));
+    // All at once: one after the other, six Node start-ups take most of a minute on a busy machine.
+    const [noKeys, shortKey, noUsers, weak, dev, rotated] = await Promise.all([
+      runExampleToEnd(['--users', users, '--settings', settings, '--store', store]),
+      runExampleToEnd(['--users', users, '--store', store], { TOOLHOST_TOKEN_KEYS: `old:${randomBytes(16).toString('base64')}` }),
+      runExampleToEnd(['--store', store], { TOOLHOST_TOKEN_KEYS: TOKEN_KEYS }),
+      runExampleToEnd(['--users', join(folder, 'weak-users.json'), '--store', store], { TOOLHOST_TOKEN_KEYS: TOKEN_KEYS }),
+      start(['--unencrypted-dev'], {}),
+      // Two keys: the first is current.
+      start([], { TOOLHOST_TOKEN_KEYS: `k2:${randomBytes(32).toString('base64')}, ${TOKEN_KEYS}` }),
+    ]);
     expect(noKeys.code).toBe(2);
     expect(noKeys.output).toContain('TOOLHOST_TOKEN_KEYS is not set');
     expect(noKeys.output).toContain('--unencrypted-dev');
 
-    const shortKey = await runExampleToEnd(['--users', users, '--store', store], {
-      TOOLHOST_TOKEN_KEYS: `old:${randomBytes(16).toString('base64')}`,
-    });
     expect(shortKey.code).toBe(2);
     expect(shortKey.output).toContain('the key "old" must be 32 bytes in base64');
 
-    const noUsers = await runExampleToEnd(['--store', store], { TOOLHOST_TOKEN_KEYS: TOKEN_KEYS });
     expect(noUsers.code).toBe(2);
     expect(noUsers.output).toContain('--users is required');
 
-    await writeFile(join(folder, 'weak-users.json'), JSON.stringify({ short: 'carol' }));
-    const weak = await runExampleToEnd(['--users', join(folder, 'weak-users.json'), '--store', store], { TOOLHOST_TOKEN_KEYS: TOKEN_KEYS });
     expect(weak.code).toBe(2);
     expect(weak.output).toContain(`The users file ${join(folder, 'weak-users.json')}: the API key "shor…" must be at least 16 characters`);
 
-    const dev = await start(['--unencrypted-dev'], {});
     expect(dev.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(dev.output()).toContain('OAuth tokens NOT encrypted (development only)');
     expect(await dev.stop()).toBe(0);
 
-    // Two keys: the first is current.
-    const rotated = await start([], { TOOLHOST_TOKEN_KEYS: `k2:${randomBytes(32).toString('base64')}, ${TOKEN_KEYS}` });
     expect(rotated.output()).toContain('encrypted (current key k2)');
     expect(await rotated.stop()).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('the offline demo (npm start)', () => {
   it('runs the tour with two users and the reference server over stdio, with no network and no key', async () => {
     const demo = await startExample(['--demo'], {});
-    for (let i = 0; i < 600 && !demo.output().includes('The server keeps running'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitForOutput(demo.child, demo.output, /The server keeps running/);
     const output = demo.output();
     expect(output).toContain('MCP servers: everything (offline demo)');
     expect(output).toMatch(/alice {2}POST \/confirmations\/… always {7}→ completed: Echo: hello from the tour/);
@@ -115,7 +115,7 @@ describe('the offline demo (npm start)', () => {
     expect(output).toMatch(/bob {4}POST \/tools\/call echo {14}→ needs-confirmation/);
     expect(output).toMatch(/bob {4}POST \/confirmations\/… cancel {7}→ cancelled/);
     expect(await demo.stop()).toBe(0);
-  }, 60_000);
+  });
 });
 
 describe('the API', () => {
@@ -203,13 +203,13 @@ describe('the hosts', () => {
   it('closes a host after --idle-seconds without a request', async () => {
     const app = await start(['--idle-seconds', '1']);
     expect((await api(app.url, ALICE, 'GET', '/tools')).status).toBe(200);
-    // The log says what the user's model gets.
-    expect(app.output()).toMatch(
+    // The log says what the user's model gets (waited for: the log and the answer come on two streams).
+    await waitForOutput(
+      app.child,
+      app.output,
       /host opened for user "alice"\nMCP: the model gets \d+ tools \(1 of 1 configured server connected: "\w+"\)\.\n/,
     );
-    for (let i = 0; i < 100 && !app.output().includes('host closed for user "alice" (idle)'); i++)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(app.output()).toContain('host closed for user "alice" (idle)');
+    await waitForOutput(app.child, app.output, /host closed for user "alice" \(idle\)/);
     expect(await app.stop()).toBe(0);
   });
 
@@ -235,5 +235,5 @@ describe('the hosts', () => {
     expect(done.body).toMatchObject({ status: 'completed', isError: false });
     expect(textOf(done)).toContain('hi');
     expect(await app.stop()).toBe(0);
-  }, 60_000);
+  });
 });

@@ -67,7 +67,7 @@ describe('two instances behind a proxy, sharing one Redis', () => {
     const env = { TOOLHOST_TOKEN_KEYS: `k1:${KEY}` };
     instances.push(...(await Promise.all([startExample(args, env), startExample(args, env)])));
     proxy = await startRoundRobinProxy(instances.map((instance) => Number(new URL(instance.url).port)));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await stopAll();
@@ -172,5 +172,5 @@ describe('two instances sharing one PostgreSQL', () => {
     });
     expect((await api(second.url, ALICE, 'POST', '/tools/call', echo)).body).toMatchObject({ status: 'completed', isError: false });
     expect((await api(second.url, BOB, 'POST', '/tools/call', echo)).body).toMatchObject({ status: 'needs-confirmation' });
-  }, 60_000);
+  });
 });

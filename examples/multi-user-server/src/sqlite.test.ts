@@ -85,5 +85,5 @@ describe('one process on SQLite: approvals per user, kept across restarts', () =
       status: 'needs-confirmation',
     });
     expect(await app.stop()).toBe(0);
-  }, 60_000);
+  });
 });

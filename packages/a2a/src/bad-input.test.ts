@@ -2,7 +2,17 @@
 import type { Task } from '@a2a-js/sdk';
 import { A2AClient } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorisedFetch, collect, startAgent, toolCallOf, trace, userMessage, type RpcAnswer, type TestAgent } from './test-support.js';
+import {
+  authorisedFetch,
+  collect,
+  startAgent,
+  toolCallOf,
+  trace,
+  until,
+  userMessage,
+  type RpcAnswer,
+  type TestAgent,
+} from './test-support.js';
 
 describe('bad input', () => {
   let agent: TestAgent;
@@ -171,14 +181,6 @@ describe('bad input', () => {
     expect(agent.updates.filter((update) => update.toolCallId === toolCallId && update.status === 'SUCCEEDED')).toHaveLength(1);
   });
 });
-
-async function until(check: () => Promise<boolean>): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  throw new Error('condition not met in time');
-}
 
 describe('bearer-token authentication', () => {
   let agent: TestAgent;

@@ -91,7 +91,7 @@ describe('finished tasks', () => {
     await send(agent, 'and again', { contextId: tasks.at(-1)!.contextId });
     await send(agent, 'and again', { contextId: tasks[0]!.contextId });
     expect(recording.historyLengths).toEqual([3, 1]);
-  }, 120_000);
+  });
 
   it('a finished task is forgotten after limits.finishedTaskTtlMs; a task waiting for a confirmation is not', async () => {
     agent = await startAgent({ limits: { finishedTaskTtlMs: 300 } });
@@ -169,7 +169,7 @@ describe('confirmations nobody answers', () => {
     recording.historyLengths.length = 0;
     await send(agent, 'still there?', { contextId: left[1]!.task.contextId });
     expect(recording.historyLengths).toEqual([1]);
-  }, 120_000);
+  });
 
   it('at most limits.maxLiveTasks tasks run or wait at once: one more is refused, naming the limit, until one ends', async () => {
     agent = await startAgent({ limits: { maxLiveTasks: 3 } });

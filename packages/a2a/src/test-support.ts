@@ -213,7 +213,7 @@ export async function startWebhook(): Promise<{
   return {
     url: `http://127.0.0.1:${port}/hook`,
     received,
-    async waitFor(check, timeoutMs = 15_000) {
+    async waitFor(check, timeoutMs = 60_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const found = received.find((entry) => check(entry.body));
@@ -273,7 +273,7 @@ export function rawRequest(
 }
 
 /** Poll until `check` holds. */
-export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error('condition not met in time');

@@ -1,8 +1,16 @@
 import type { Content, FunctionDeclaration, GenerateContentResponse } from '@google/genai';
-import type { ModelAdapter, StreamingModelAdapter } from '@toolhost/contract';
+import {
+  resolveContextWindowTokens,
+  resolveVendorLimits,
+  vendorLimitChecks,
+  type ModelAdapter,
+  type StreamingModelAdapter,
+  type VendorLimits,
+} from '@toolhost/contract';
 import { collectGeminiStream, createGeminiStreamAccumulator } from './gemini-stream-accumulator.js';
 import { createGeminiMessage, type GeminiSamplingOptions } from './create-gemini-message.js';
 import { GEMINI_TOOL_NAME_POLICY } from './gemini-tool-name-policy.js';
+import { GEMINI_VENDOR_LIMITS } from './gemini-vendor-limits.js';
 import { mapOutcomesToContent, type GeminiMediaPlacement } from './map-outcomes-to-content.js';
 import { mapResponseToToolCalls } from './map-response-to-tool-calls.js';
 import { mapToolsToFunctionDeclarations, type GeminiSchemaField } from './map-tools-to-function-declarations.js';
@@ -30,6 +38,13 @@ export interface GeminiAdapterOptions {
   includeStructuredContent?: boolean;
   /** Answer MCP sampling requests with this client and model; without it the host declines sampling. */
   sampling?: GeminiSamplingOptions;
+  /**
+   * Limits to check instead of {@link GEMINI_VENDOR_LIMITS}, field by field (Vertex AI or a
+   * gateway may have others); a field set to `undefined` lifts that limit.
+   */
+  limits?: VendorLimits;
+  /** The context window of the Gemini model you use, in tokens; surfaced as `adapter.contextWindowTokens` for the host's tool search. */
+  contextWindowTokens?: number;
 }
 
 /**
@@ -49,6 +64,10 @@ export type GeminiAdapter = ModelAdapter<FunctionDeclaration, GenerateContentRes
  * reads a `generateContentStream` into the response `getToolCalls` takes (see
  * {@link createGeminiStreamAccumulator}).
  *
+ * `toTools` never returns declarations Gemini rejects for its limits ({@link GEMINI_VENDOR_LIMITS},
+ * `adapter.limits`: at most 512 function declarations): over one it throws `AdapterError`
+ * `VENDOR_LIMIT_EXCEEDED`. Gemini has no native tool search, so deferred tools are refused.
+ *
  * @example
  * ```ts
  * const adapter = createGeminiAdapter();
@@ -65,12 +84,35 @@ export function createGeminiAdapter(options: GeminiAdapterOptions = {}): GeminiA
     includeStructuredContent: options.includeStructuredContent ?? false,
   } as const;
   const { sampling } = options;
+  const limits = resolveVendorLimits('gemini', GEMINI_VENDOR_LIMITS, options.limits);
+  const contextWindowTokens = resolveContextWindowTokens('gemini', options.contextWindowTokens);
+  const checks = vendorLimitChecks({
+    provider: 'gemini',
+    vendor: 'Gemini',
+    limits,
+    toolNames: GEMINI_TOOL_NAME_POLICY,
+    nativeToolSearch: false,
+  });
   const adapter: GeminiAdapter = {
     specificationVersion: 'v1',
     provider: 'gemini',
     schemaProfile: schemaField === 'parameters' ? 'gemini' : 'gemini-json-schema',
     toolNames: GEMINI_TOOL_NAME_POLICY,
-    toTools: (tools) => mapToolsToFunctionDeclarations(tools, { schemaField }),
+    limits,
+    nativeToolSearch: false,
+    ...(contextWindowTokens !== undefined ? { contextWindowTokens } : {}),
+    toTools(tools) {
+      const declared = mapToolsToFunctionDeclarations(checks.prepareTools(tools), { schemaField });
+      checks.checkToolCount(declared.length);
+      checks.checkDeclarations(
+        declared.map((declaration) => ({
+          name: declaration.name ?? '',
+          declaration,
+          schema: schemaField === 'parameters' ? declaration.parameters : declaration.parametersJsonSchema,
+        })),
+      );
+      return declared;
+    },
     getToolCalls: (response) => mapResponseToToolCalls(response),
     toToolResults: (outcomes) => mapOutcomesToContent(outcomes, resultOptions),
     createStreamAccumulator: (streamOptions) => createGeminiStreamAccumulator(streamOptions),

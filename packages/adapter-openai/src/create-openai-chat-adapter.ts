@@ -5,12 +5,13 @@ import type {
   ChatCompletionMessage,
   ChatCompletionMessageParam,
 } from 'openai/resources/chat/completions';
-import type { ModelAdapter, StreamingModelAdapter } from '@toolhost/contract';
+import type { ModelAdapter, StreamingModelAdapter, VendorLimits } from '@toolhost/contract';
 import { collectOpenAIChatStream, createOpenAIChatStreamAccumulator } from './chat-stream-accumulator.js';
 import { createChatMessage } from './create-chat-message.js';
 import { mapChatCompletionToToolCalls } from './map-chat-completion-to-tool-calls.js';
 import { mapOutcomesToChatMessages } from './map-outcomes-to-chat-messages.js';
 import { mapToolsToChatTools } from './map-tools-to-chat-tools.js';
+import { openAILimitSetup } from './openai-limit-checks.js';
 import type { OpenAISamplingOptions } from './openai-sampling-options.js';
 import { OPENAI_TOOL_NAME_POLICY } from './openai-tool-name-policy.js';
 import { stripStrictNullsFromCalls } from './strip-strict-nulls.js';
@@ -28,6 +29,15 @@ export interface OpenAIAdapterOptions {
   strict?: boolean;
   /** Answer MCP sampling requests with this client and model; without it the host declines sampling. */
   sampling?: OpenAISamplingOptions;
+  /**
+   * Limits to check instead of {@link OPENAI_VENDOR_LIMITS} (and, in strict mode,
+   * {@link OPENAI_STRICT_SCHEMA_LIMITS}), field by field: an OpenAI-compatible server or an Azure
+   * deployment may have others (`{ maxDescriptionLength: 1024 }`); a field set to `undefined` lifts
+   * that limit.
+   */
+  limits?: VendorLimits;
+  /** The context window of the model you use, in tokens; surfaced as `adapter.contextWindowTokens` for the host's tool search. */
+  contextWindowTokens?: number;
 }
 
 /**
@@ -52,6 +62,10 @@ export type OpenAIChatAdapter = ModelAdapter<
  * called tool's schema is read from the `context` of `getToolCalls`. `collectStream` reads a
  * stream into the `ChatCompletion` `getToolCalls` takes (see {@link createOpenAIChatStreamAccumulator}).
  *
+ * `toTools` never returns declarations OpenAI rejects for its limits (`adapter.limits`: at most
+ * 128 tools, strict mode's schema limits): over one it throws `AdapterError`
+ * `VENDOR_LIMIT_EXCEEDED`. Chat Completions has no native tool search, so deferred tools are refused.
+ *
  * @example
  * ```ts
  * const host = await McpToolHost.create({ adapter: createOpenAIChatAdapter(), ui });
@@ -61,12 +75,23 @@ export type OpenAIChatAdapter = ModelAdapter<
 export function createOpenAIChatAdapter(options: OpenAIAdapterOptions = {}): OpenAIChatAdapter {
   const strict = options.strict ?? true;
   const { sampling } = options;
+  const { limits, contextWindowTokens, checks } = openAILimitSetup({ ...options, strict, nativeToolSearch: false });
   const adapter: OpenAIChatAdapter = {
     specificationVersion: 'v1',
     provider: 'openai',
     schemaProfile: strict ? 'openai-strict' : 'none',
     toolNames: OPENAI_TOOL_NAME_POLICY,
-    toTools: (tools) => mapToolsToChatTools(tools, { strict }),
+    limits,
+    nativeToolSearch: false,
+    ...(contextWindowTokens !== undefined ? { contextWindowTokens } : {}),
+    toTools(tools) {
+      const declared = mapToolsToChatTools(checks.prepareTools(tools), { strict });
+      checks.checkToolCount(declared.length);
+      checks.checkDeclarations(
+        declared.map((declaration) => ({ name: declaration.function.name, declaration, schema: declaration.function.parameters })),
+      );
+      return declared;
+    },
     getToolCalls(response, context) {
       const calls = mapChatCompletionToToolCalls(response);
       return strict ? stripStrictNullsFromCalls(calls, context) : calls;

@@ -2,7 +2,9 @@
 export { createOpenAIChatAdapter } from './create-openai-chat-adapter.js';
 export type { OpenAIAdapterOptions, OpenAIChatAdapter } from './create-openai-chat-adapter.js';
 export { createOpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
-export type { OpenAIResponsesAdapter } from './create-openai-responses-adapter.js';
+export type { OpenAIResponsesAdapter, OpenAIResponsesAdapterOptions } from './create-openai-responses-adapter.js';
+export type { OpenAIResponsesToolDeclaration } from './declare-response-tools.js';
+export { OPENAI_STRICT_SCHEMA_LIMITS, OPENAI_VENDOR_LIMITS } from './openai-vendor-limits.js';
 export type { OpenAISamplingOptions } from './openai-sampling-options.js';
 export { OPENAI_TOOL_NAME_POLICY } from './openai-tool-name-policy.js';
 export { mapToolsToChatTools } from './map-tools-to-chat-tools.js';

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /* global process, console, setTimeout, clearTimeout */
-// Collect the real `tools/list` input schemas of published MCP servers into
-// corpus/real-tool-schemas.json, the sanitizer benchmark's corpus. The servers are installed at the
+// Collect the real `tools/list` entries of published MCP servers (name, title, description,
+// annotations, input schema) into corpus/real-tool-schemas.json: the sanitizer benchmark's corpus
+// and the tool search benchmark's catalogue. The servers are installed at the
 // versions pinned in SERVERS into a scratch folder (npm, lifecycle scripts off), so they never enter
 // the workspace lockfile; --modules-dir uses an existing node_modules instead.
 //
@@ -126,7 +127,13 @@ async function listTools(entry, modulesDir, prefix) {
     return {
       version: pkg.version,
       serverInfo: client.getServerVersion(),
-      tools: tools.map((tool) => ({ name: tool.name, inputSchema: tool.inputSchema })),
+      tools: tools.map((tool) => ({
+        name: tool.name,
+        ...(tool.title === undefined ? {} : { title: tool.title }),
+        ...(tool.description === undefined ? {} : { description: tool.description }),
+        ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
+        inputSchema: tool.inputSchema,
+      })),
     };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -207,6 +214,9 @@ async function main() {
           package: entry.package,
           version: listed.version,
           name: tool.name,
+          ...(tool.title === undefined ? {} : { title: tool.title }),
+          ...(tool.description === undefined ? {} : { description: tool.description }),
+          ...(tool.annotations === undefined ? {} : { annotations: tool.annotations }),
           inputSchema: tool.inputSchema,
         });
       console.error(`${listed.tools.length} tools`);
@@ -219,7 +229,7 @@ async function main() {
   if (installDir !== undefined) rmSync(installDir, { recursive: true, force: true });
   const corpus = {
     description:
-      'tools/list inputSchemas of published MCP servers from the npm registry, listed over stdio without credentials or network by scripts/collect-schema-corpus.mjs',
+      'tools/list entries (name, title, description, annotations, inputSchema) of published MCP servers from the npm registry, listed over stdio without credentials or network by scripts/collect-schema-corpus.mjs',
     servers,
     skipped,
     tools,

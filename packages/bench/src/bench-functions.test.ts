@@ -25,23 +25,24 @@ function expectMeasured(result: BenchResult, repetitions: number, samplesPerRepe
   }
 }
 
+// The wires with the revision pinned in the fixture entries: in auto mode a stdio server that has
+// not answered the version probe within 5 s (a busy machine starting it) counts as a 2025-era one.
+// Negotiation itself is checked below ("fails loudly when a side negotiates another revision").
+const PINNED_WIRES = WIRES.map((wire) => ({ ...wire, pinned: true }));
+
 // These runs check that each benchmark measures what it claims (sides, wires, goals); they never
 // judge the numbers: the goals are checked by `pnpm bench` itself.
 describe('a tiny run of each benchmark', () => {
-  it.each(WIRES)(
-    'discovery of 2 stdio fixture servers on $revision with McpToolHost and with raw SDK clients',
-    async (wire) => {
-      const result = await benchDiscovery({ wire, servers: 2, repetitions: 1, rounds: 1, warmup: 0 });
-      expect(result.id).toBe(`discovery(2 stdio, ${wire.revision})`);
-      expect(result.revision).toBe(wire.revision);
-      expectMeasured(result, 1, 1);
-      expect(result.control?.label).toBe('SDK Client x N (control)');
-      expect(result.goal).toEqual({ wallRatio: 1.05 });
-      expect(result.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x$/);
-      expect(result.notes?.join('\n')).toMatch(/toolhost \d+ variables .*no NODE_EXTRA_CA_CERTS.*SDK \d+/);
-    },
-    60_000,
-  );
+  it.each(PINNED_WIRES)('discovery of 2 stdio fixture servers on $revision with McpToolHost and with raw SDK clients', async (wire) => {
+    const result = await benchDiscovery({ wire, servers: 2, repetitions: 1, rounds: 1, warmup: 0 });
+    expect(result.id).toBe(`discovery(2 stdio, ${wire.revision})`);
+    expect(result.revision).toBe(wire.revision);
+    expectMeasured(result, 1, 1);
+    expect(result.control?.label).toBe('SDK Client x N (control)');
+    expect(result.goal).toEqual({ wallRatio: 1.05 });
+    expect(result.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x$/);
+    expect(result.notes?.join('\n')).toMatch(/toolhost \d+ variables .*no NODE_EXTRA_CA_CERTS.*SDK \d+/);
+  });
 
   it('discovery with NODE_EXTRA_CA_CERTS set in the bench process, which is put back afterwards', async () => {
     const bundle = findCaBundle();
@@ -49,12 +50,12 @@ describe('a tiny run of each benchmark', () => {
     const before = process.env['NODE_EXTRA_CA_CERTS'];
     const result = await benchDiscovery({ servers: 2, repetitions: 1, rounds: 1, warmup: 0, extraCaCertificates: bundle });
     expect(result.id).toBe('discovery(2 stdio, 2025-11-25, NODE_EXTRA_CA_CERTS)');
-    expect(result.goal).toBeUndefined();
+    expect(result.goal).toEqual({ wallRatio: 1.05 });
     expect(result.notes?.join('\n')).toContain(`with NODE_EXTRA_CA_CERTS=${bundle}`);
     expect(result.notes?.join('\n')).toMatch(/one Node child .* [\d.]+ ms to exit vs [\d.]+ ms without/);
     expect(process.env['NODE_EXTRA_CA_CERTS']).toBe(before);
     await expect(benchDiscovery({ servers: 1, extraCaCertificates: '/nonexistent/ca.pem' })).rejects.toThrow(/does not exist/);
-  }, 60_000);
+  });
 
   it('sanitizeSchema over the real-server corpus against structuredClone', async () => {
     const results = await benchSanitize({ profiles: ['gemini', 'openai-strict'], repetitions: 2, rounds: 3, batch: 1, warmupRounds: 0 });
@@ -91,7 +92,7 @@ describe('a tiny run of each benchmark', () => {
     expect(results[2]?.goal).toBeUndefined();
     expect(results[3]?.subject.label).toBe('MCP SDK client.callTool');
     expect(results[3]?.goal).toBeUndefined();
-  }, 60_000);
+  });
 
   it('leaves the cold row out when no warm-up repetition runs', async () => {
     const results = await benchAiSdkCall({ repetitions: 1, rounds: 1, batch: 1, warmupRounds: 0, warmupRepetitions: 0 });
@@ -101,9 +102,9 @@ describe('a tiny run of each benchmark', () => {
       'MCP SDK client.callTool vs @ai-sdk/mcp(stdio echo, 2025-11-25)',
     ]);
     expect(results[0]?.notes).toBeUndefined();
-  }, 60_000);
+  });
 
-  it.each(WIRES)(
+  it.each(PINNED_WIRES)(
     'host.callTool against a raw client.callTool on $revision, with a second raw client as the control and a verdict',
     async (wire) => {
       const result = await benchCallTool({ wire, repetitions: 2, rounds: 2, batch: 2, warmupRounds: 1 });
@@ -115,7 +116,6 @@ describe('a tiny run of each benchmark', () => {
       expect(result.goal).toEqual({ wallRatio: 1.05 });
       expect(result.verdict?.detail).toMatch(/^wall [\d.]+x (<=|>) 1\.05x$/);
     },
-    60_000,
   );
 
   it('fails loudly when a side negotiates another revision than the wire claims', async () => {
@@ -129,7 +129,7 @@ describe('a tiny run of each benchmark', () => {
     await expect(benchDiscovery({ wire: modernClaimedLegacy, servers: 1, repetitions: 1, rounds: 1, warmup: 0 })).rejects.toThrow(
       WireMismatchError,
     );
-  }, 60_000);
+  });
 
   it('mapping a result with a large image', async () => {
     const result = await benchMapImage({ imageBytes: 1024 * 1024, repetitions: 2, rounds: 2, batch: 2, warmupRounds: 0 });

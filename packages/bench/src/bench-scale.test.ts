@@ -267,6 +267,5 @@ describe('a tiny bench:scale run', () => {
       expect(run.memory.overRawBytes).toBeCloseTo(run.memory.host.bytes - run.memory.raw.bytes, 6);
       expect(run.verdict.detail).toMatch(/^memory -?\d+ KB (<=|>) 200 KB, p99 [\d.]+ (<=|>) 1\.10$/);
     },
-    60_000,
   );
 });

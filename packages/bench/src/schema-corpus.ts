@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 
-/** One tool of the corpus: a published MCP server's tool as its `tools/list` gave it. */
+/** One tool of the corpus: a published MCP server's tool as its `tools/list` gave it (fields it did not send are absent). */
 export interface CorpusTool {
   /** Short server name (`github`, `notion`...). */
   readonly server: string;
@@ -10,6 +10,12 @@ export interface CorpusTool {
   readonly version: string;
   /** The tool's name. */
   readonly name: string;
+  /** The tool's `title`. */
+  readonly title?: string;
+  /** The tool's `description`. */
+  readonly description?: string;
+  /** The tool's `annotations` (`title`, `readOnlyHint`, ...), unchanged. */
+  readonly annotations?: Record<string, unknown>;
   /** The tool's `inputSchema`, unchanged. */
   readonly inputSchema: Record<string, unknown>;
 }

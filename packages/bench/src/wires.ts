@@ -13,6 +13,13 @@ export interface Wire {
   readonly revision: WireRevision;
   /** `--era` of the stdio fixture: `legacy` speaks `initialize` only, `modern` `server/discover` only. */
   readonly era: 'legacy' | 'modern';
+  /**
+   * Pin `protocolVersion` to `revision` in the fixture's entry instead of negotiating. For the tiny
+   * runs of the tests: a stdio server that has not answered the version probe within 5 s counts as a
+   * 2025-era one, which a busy machine starting it can reach (and a 2026-07-28-only fixture then
+   * refuses the 2025 handshake). @default false (both sides negotiate, as `pnpm bench` measures)
+   */
+  readonly pinned?: boolean;
 }
 
 /** The wires, in the order their rows run. */
@@ -33,11 +40,16 @@ export function wireOf(revision: string): Wire {
 
 /**
  * The settings entry that starts the stdio fixture `behaviour` speaking only `wire`'s era. No
- * `protocolVersion`: both sides negotiate automatically (what the host does for an entry without
- * a pin), so a wrong era shows up as a wrong negotiated revision, never as a pinned one.
+ * `protocolVersion` (unless {@link Wire.pinned}): both sides negotiate automatically (what the host
+ * does for an entry without a pin), so a wrong era shows up as a wrong negotiated revision, never
+ * as a pinned one.
  */
 export function fixtureEntry(wire: Wire, behaviour: 'basic' = 'basic'): StdioServerEntry {
-  return { command: process.execPath, args: [fixtureBinPath(behaviour), `--era=${wire.era}`] };
+  return {
+    command: process.execPath,
+    args: [fixtureBinPath(behaviour), `--era=${wire.era}`],
+    ...(wire.pinned ? { protocolVersion: wire.revision } : {}),
+  };
 }
 
 /** A side of a benchmark negotiated another revision than its row claims. */

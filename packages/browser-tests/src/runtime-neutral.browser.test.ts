@@ -67,7 +67,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await chromium.launch(chromiumLaunchOptions());
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

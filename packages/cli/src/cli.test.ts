@@ -36,14 +36,27 @@ async function snapshot(): Promise<Record<string, string>> {
 }
 
 async function expectFailure(args: string[], code: string, cwd = project): Promise<RunResult> {
+  const [result] = await expectFailures([[args, code]], cwd);
+  return result!;
+}
+
+/**
+ * Runs every command at once (one after the other, a dozen Node start-ups take most of a minute
+ * on a busy machine); each fails with its code, and none changed anything on disk.
+ */
+async function expectFailures(cases: ReadonlyArray<readonly [string[], string]>, cwd = project): Promise<RunResult[]> {
   const before = await snapshot();
-  const result = await run(args, cwd);
-  expect(result.code).toBe(1);
-  expect(result.stdout).toBe('');
-  expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
-  expect(result.stderr).toMatch(new RegExp(`^Error \\[${code}\\]: `));
+  const results = await Promise.all(cases.map(([args]) => run(args, cwd)));
+  for (const [index, [args, code]] of cases.entries()) {
+    const result = results[index]!;
+    const what = args.join(' ');
+    expect(result.code, what).toBe(1);
+    expect(result.stdout, what).toBe('');
+    expect(result.stderr.trimEnd().split('\n'), what).toHaveLength(1);
+    expect(result.stderr, what).toMatch(new RegExp(`^Error \\[${code}\\]: `));
+  }
   expect(await snapshot()).toEqual(before);
-  return result;
+  return results;
 }
 
 const COMMENTED = `// Project settings for the team.
@@ -321,37 +334,50 @@ describe('bad input fails with a code, exit code 1 and no change on disk', () =>
   });
 
   it('project scope in the home directory', async () => {
-    const result = await expectFailure(['mcp', 'add', 'c', 'node'], 'PROJECT_SCOPE_IN_HOME', home);
-    expect(result.stderr).toBe('Error [PROJECT_SCOPE_IN_HOME]: Please use --scope user to edit settings in the home directory.\n');
-    await expectFailure(['mcp', 'add', '--scope=project', 'c', 'node'], 'PROJECT_SCOPE_IN_HOME', home);
-    await expectFailure(['mcp', 'remove', 'c'], 'PROJECT_SCOPE_IN_HOME', home);
+    const [result] = await expectFailures(
+      [
+        [['mcp', 'add', 'c', 'node'], 'PROJECT_SCOPE_IN_HOME'],
+        [['mcp', 'add', '--scope=project', 'c', 'node'], 'PROJECT_SCOPE_IN_HOME'],
+        [['mcp', 'remove', 'c'], 'PROJECT_SCOPE_IN_HOME'],
+      ],
+      home,
+    );
+    expect(result!.stderr).toBe('Error [PROJECT_SCOPE_IN_HOME]: Please use --scope user to edit settings in the home directory.\n');
   });
 
   it('malformed flags', async () => {
-    await expectFailure(['mcp', 'add', 'c', 'node', '-e', 'NOVALUE'], 'USAGE');
-    await expectFailure(['mcp', 'add', 'c', 'node', '-e', '=x'], 'USAGE');
-    await expectFailure(['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'NoColon'], 'USAGE');
-    await expectFailure(['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'Empty:'], 'USAGE');
-    await expectFailure(['mcp', 'add', 'c', 'node', '-H', 'A: b'], 'USAGE');
-    await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', 'extra'], 'USAGE');
-    await expectFailure(['mcp', 'add', '-t', 'sse', 'c', 'http://x', '-e', 'A=b'], 'USAGE');
+    await expectFailures([
+      [['mcp', 'add', 'c', 'node', '-e', 'NOVALUE'], 'USAGE'],
+      [['mcp', 'add', 'c', 'node', '-e', '=x'], 'USAGE'],
+      [['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'NoColon'], 'USAGE'],
+      [['mcp', 'add', '-t', 'http', 'c', 'http://x', '-H', 'Empty:'], 'USAGE'],
+      [['mcp', 'add', 'c', 'node', '-H', 'A: b'], 'USAGE'],
+      [['mcp', 'add', '-t', 'sse', 'c', 'http://x', 'extra'], 'USAGE'],
+      [['mcp', 'add', '-t', 'sse', 'c', 'http://x', '-e', 'A=b'], 'USAGE'],
+    ]);
   });
 
   it('bad timeouts and command-line usage', async () => {
-    for (const timeout of ['abc', '-5', '0', '1.5']) await expectFailure(['mcp', 'add', 'c', 'node', `--timeout=${timeout}`], 'USAGE');
-    await expectFailure(['mcp', 'add', '-t', 'ws', 'c', 'node'], 'USAGE');
-    await expectFailure(['mcp', 'add', '-s', 'system', 'c', 'node'], 'USAGE');
-    await expectFailure(['mcp', 'add', 'only-a-name'], 'USAGE');
-    await expectFailure(['mcp', 'list', '--bogus'], 'USAGE');
-    await expectFailure(['mcp', 'add', '__proto__', 'node'], 'INVALID_SERVER_NAME');
+    await expectFailures([
+      ...['abc', '-5', '0', '1.5'].map((timeout): [string[], string] => [['mcp', 'add', 'c', 'node', `--timeout=${timeout}`], 'USAGE']),
+      [['mcp', 'add', '-t', 'ws', 'c', 'node'], 'USAGE'],
+      [['mcp', 'add', '-s', 'system', 'c', 'node'], 'USAGE'],
+      [['mcp', 'add', 'only-a-name'], 'USAGE'],
+      [['mcp', 'list', '--bogus'], 'USAGE'],
+      [['mcp', 'add', '__proto__', 'node'], 'INVALID_SERVER_NAME'],
+    ]);
   });
 
   it('unknown and blocked servers', async () => {
-    const remove = await expectFailure(['mcp', 'remove', 'missing'], 'SERVER_NOT_FOUND');
-    expect(remove.stderr).toContain('Server "missing" not found in project settings.');
-    const enable = await expectFailure(['mcp', 'enable', 'missing'], 'SERVER_NOT_FOUND');
-    expect(enable.stderr).toBe("Error [SERVER_NOT_FOUND]: Server 'missing' not found. Use 'toolhost mcp list' to see available servers.\n");
-    await expectFailure(['mcp', 'disable', 'missing'], 'SERVER_NOT_FOUND');
+    const [remove, enable] = await expectFailures([
+      [['mcp', 'remove', 'missing'], 'SERVER_NOT_FOUND'],
+      [['mcp', 'enable', 'missing'], 'SERVER_NOT_FOUND'],
+      [['mcp', 'disable', 'missing'], 'SERVER_NOT_FOUND'],
+    ]);
+    expect(remove!.stderr).toContain('Server "missing" not found in project settings.');
+    expect(enable!.stderr).toBe(
+      "Error [SERVER_NOT_FOUND]: Server 'missing' not found. Use 'toolhost mcp list' to see available servers.\n",
+    );
     await put(userFile(), '{ "mcp": { "allowed": ["second"] } }');
     const blocked = await expectFailure(['mcp', 'enable', 'first'], 'SERVER_BLOCKED');
     expect(blocked.stderr).toContain('mcp.allowed');
@@ -360,7 +386,7 @@ describe('bad input fails with a code, exit code 1 and no change on disk', () =>
 
 describe('help', () => {
   it('is available on every command and exits 0', async () => {
-    for (const args of [
+    const commands = [
       ['--help'],
       ['mcp', '--help'],
       ['mcp', 'add', '--help'],
@@ -371,12 +397,14 @@ describe('help', () => {
       ['mcp', 'auth', '--help'],
       ['trust', '--help'],
       ['untrust', '--help'],
-    ]) {
-      const result = await run(args);
-      expect(result.code, args.join(' ')).toBe(0);
-      expect(result.stdout).toMatch(/^Usage: toolhost/);
+    ];
+    // All at once: one after the other, ten Node start-ups take most of a minute on a busy machine.
+    const results = await Promise.all(commands.map((args) => run(args)));
+    for (const [index, args] of commands.entries()) {
+      expect(results[index]!.code, args.join(' ')).toBe(0);
+      expect(results[index]!.stdout, args.join(' ')).toMatch(/^Usage: toolhost/);
     }
-    const add = await run(['mcp', 'add', '--help']);
+    const [add, list, auth] = [results[2]!, results[3]!, results[7]!];
     for (const flag of [
       '--scope',
       '--transport',
@@ -389,8 +417,7 @@ describe('help', () => {
       '--exclude-tools',
     ])
       expect(add.stdout).toContain(flag);
-    expect((await run(['mcp', 'list', '--help'])).stdout).toContain('--no-connect');
-    const auth = await run(['mcp', 'auth', '--help']);
+    expect(list.stdout).toContain('--no-connect');
     for (const flag of ['[name]', '--no-browser', '--no-connect']) expect(auth.stdout).toContain(flag);
     expect(auth.stdout).not.toContain('TOOLHOST_TEST_BROWSER');
   });

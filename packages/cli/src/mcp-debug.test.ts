@@ -23,7 +23,11 @@ async function settings(): Promise<void> {
 describe('toolhost --debug', () => {
   it('prints the stderr lines of stdio servers, escaped and prefixed with the server name', async () => {
     await settings();
-    const result = await runToolhost(['--debug', 'mcp', 'list'], project.place);
+    // Side by side: the option before the command, and the option of the command.
+    const [result, option] = await Promise.all([
+      runToolhost(['--debug', 'mcp', 'list'], project.place),
+      runToolhost(['mcp', 'list', '--debug'], project.place),
+    ]);
     expect(result.code).toBe(0);
     const lines = result.stderr.split('\n');
     for (let i = 1; i <= 3; i++) expect(lines).toContain(`[DEBUG] [MCP STDERR (noisy)]: stderr line ${i} of 3`);
@@ -32,9 +36,7 @@ describe('toolhost --debug', () => {
     expect(result.stdout).toContain('✓ noisy:');
     expect(result.stdout).toContain('✗ broken:');
     // The option of the command does the same.
-    expect((await runToolhost(['mcp', 'list', '--debug'], project.place)).stderr).toContain(
-      '[DEBUG] [MCP STDERR (noisy)]: stderr line 1 of 3',
-    );
+    expect(option.stderr).toContain('[DEBUG] [MCP STDERR (noisy)]: stderr line 1 of 3');
   });
 
   it('prints nothing of the servers without --debug', async () => {

@@ -33,11 +33,18 @@ describe('toolhost mcp list: live status', () => {
       () => sse.close(),
     );
     const port = await closedPort();
+    // Timeouts far above the 5 s default, which a busy machine starting a server can reach; 2026-07-28
+    // pinned, as in auto mode a stdio server silent for 5 s counts as a 2025-era one.
     await settings({
-      stdio: { command: process.execPath, args: [fixtureBinPath('basic')] },
-      modern: { command: process.execPath, args: [fixtureBinPath('basic'), '--era=modern'] },
-      remote: { httpUrl: http.url },
-      events: { url: sse.url, type: 'sse' },
+      stdio: { command: process.execPath, args: [fixtureBinPath('basic')], timeout: 60_000 },
+      modern: {
+        command: process.execPath,
+        args: [fixtureBinPath('basic'), '--era=modern'],
+        timeout: 60_000,
+        protocolVersion: '2026-07-28',
+      },
+      remote: { httpUrl: http.url, timeout: 60_000 },
+      events: { url: sse.url, type: 'sse', timeout: 60_000 },
       missing: { command: 'toolhost-no-such-command-xyz', args: ['--serve'] },
       closed: { url: `http://127.0.0.1:${port}/mcp`, type: 'http' },
     });
@@ -80,8 +87,8 @@ describe('toolhost mcp list: live status', () => {
   });
 
   it('probes every server at the same time: N slow servers take about one timeout, not N', async () => {
-    const count = 6;
-    const timeout = 1500;
+    const count = 10;
+    const timeout = 3000;
     const servers: Record<string, unknown> = {};
     for (let index = 0; index < count; index += 1) servers[`slow${index}`] = { httpUrl: await startSilentServer(), timeout };
     await settings(servers);
@@ -94,9 +101,9 @@ describe('toolhost mcp list: live status', () => {
     expect(disconnected).toHaveLength(count);
     expect(result.stdout.match(new RegExp(`Reason: .*within ${timeout} ms`, 'g'))).toHaveLength(count);
     expect(elapsed).toBeGreaterThanOrEqual(timeout);
-    // One after the other would take at least count × timeout = 9 s; in parallel it is one
-    // timeout plus the start-up of node (tolerant of a loaded machine).
-    expect(elapsed).toBeLessThan(timeout * 4);
+    // One after the other would take at least count × timeout = 30 s; in parallel it is one
+    // timeout plus the start-up of node, which a busy machine can stretch to several seconds.
+    expect(elapsed).toBeLessThan(20_000);
   });
 
   it('uses 5000 ms when the entry has no timeout, and the entry timeout otherwise', async () => {
@@ -104,7 +111,7 @@ describe('toolhost mcp list: live status', () => {
     expect((await list()).stdout).toContain("Reason: MCP server 'quick' did not answer within 700 ms.");
     await settings({ defaulted: { httpUrl: await startSilentServer() } });
     expect((await list()).stdout).toContain("Reason: MCP server 'defaulted' did not answer within 5000 ms.");
-  }, 20_000);
+  });
 
   it('connects nothing with --no-connect, and never blocked or disabled servers', async () => {
     const http = await startHttpFixture({ behaviour: 'basic' });

@@ -40,7 +40,7 @@ export function resultText(result: object): string {
 }
 
 /** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(predicate: () => boolean, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
   while (!predicate()) {
     if (Date.now() - started > timeoutMs) throw new Error('waitFor: condition not met in time');

@@ -7,6 +7,7 @@ const ADAPTER_ERROR_CODES = [
   'INCOMPLETE_STREAM',
   'EMPTY_SAMPLING_RESPONSE',
   'INVALID_OPTIONS',
+  'VENDOR_LIMIT_EXCEEDED',
 ] as const;
 
 /** Codes of {@link AdapterError}. */
@@ -22,11 +23,15 @@ export interface AdapterErrorOptions extends ToolhostErrorOptions<AdapterErrorCo
   readonly callId?: string | undefined;
   /** The model's finish reason, when the error comes from a response. */
   readonly finishReason?: string | undefined;
+  /** The vendor limit broken (a `VendorLimits` field such as `maxTools`, or `toolNames`), for `VENDOR_LIMIT_EXCEEDED`. */
+  readonly limit?: string | undefined;
 }
 
 /**
  * An error raised by a model adapter (any vendor): a tool call it cannot read, a streamed
- * response that is incomplete or too large, or a sampling request the model answered with nothing.
+ * response that is incomplete or too large, a sampling request the model answered with nothing,
+ * or tool declarations that would break a hard limit of the vendor (`VENDOR_LIMIT_EXCEEDED`, with
+ * the limit in `limit`).
  *
  * @example
  * ```ts
@@ -44,6 +49,8 @@ export class AdapterError extends ToolhostError<AdapterErrorCode> {
   readonly callId: string | undefined;
   /** The model's finish reason, when the error comes from a response. */
   readonly finishReason: string | undefined;
+  /** The vendor limit broken (a `VendorLimits` field such as `maxTools`, or `toolNames`), for `VENDOR_LIMIT_EXCEEDED`. */
+  readonly limit: string | undefined;
 
   /** Create an error; see {@link AdapterErrorOptions}. */
   constructor(options: AdapterErrorOptions) {
@@ -52,5 +59,6 @@ export class AdapterError extends ToolhostError<AdapterErrorCode> {
     this.toolName = options.toolName;
     this.callId = options.callId;
     this.finishReason = options.finishReason;
+    this.limit = options.limit;
   }
 }

@@ -131,6 +131,12 @@ export const ERROR_CODES = {
   /** No outstanding task with this server and id is kept by the host. */
   TASK_NOT_FOUND:
     'No outstanding task with this server name and task id is kept by the host: it finished, expired, or was never started here.',
+  /** No stored tool result has this id (expired, evicted to make room, deleted, or never made by this store). */
+  RESULT_NOT_FOUND:
+    'No stored tool result has this id: it expired, was removed to make room for newer results, was deleted, or the id was never given out by this store (a mistyped or made-up id). Call the tool again for a fresh result.',
+  /** A tool result is larger than a result store keeps for one entry (`maxEntryBytes`). */
+  RESULT_TOO_LARGE:
+    'A full tool result is larger than the result store keeps for one entry (`maxEntryBytes`), so it was not stored and cannot be paged through; the message names the size and the limit.',
   /** A tool-call interceptor of the host refused the call or threw. */
   INTERCEPTOR_FAILED: 'A tool-call interceptor (`interceptors` host option) refused the call or threw; the error names the interceptor.',
   /** A slash command line could not be parsed. */
@@ -228,6 +234,9 @@ export const ERROR_CODES = {
     'A streamed model response ended before it was complete (cut off, aborted, or the vendor reported an error inside the stream), so its tool calls were not run; the message says what was missing.',
   /** A sampling request got no text back from the model. */
   EMPTY_SAMPLING_RESPONSE: 'A sampling request got no text back from the model (blocked, empty or filtered).',
+  /** Tool declarations would break a hard limit of the model vendor (tool count, name, schema size); nothing was sent. */
+  VENDOR_LIMIT_EXCEEDED:
+    "Tool declarations would break a hard limit of the model vendor (more tools than it accepts in one request, a tool name it rejects, a schema or a request too large), so the adapter's `toTools` refused to build them and nothing was sent; the message names the limit (also in the error's `limit`), the vendor, the count or size, and what to do (turn on tool search, offer fewer tools).",
   /** A model adapter implements another version of the `ModelAdapter` contract. */
   UNSUPPORTED_ADAPTER: 'The model adapter implements a version of the `ModelAdapter` contract this host does not support.',
 

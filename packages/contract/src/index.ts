@@ -12,6 +12,10 @@ export { AdapterError } from './adapter-error.js';
 export type { AdapterErrorCode, AdapterErrorOptions } from './adapter-error.js';
 export type { ContentPart, InlineDataPart, InlineDataSource, TextPart } from './content-part.js';
 export { DEFAULT_TOOL_NAME_POLICY } from './tool-name-policy.js';
+export { VENDOR_LIMIT_NAMES, resolveContextWindowTokens, resolveVendorLimits } from './vendor-limits.js';
+export type { VendorLimits } from './vendor-limits.js';
+export { vendorLimitChecks } from './vendor-limit-checks.js';
+export type { ToolDeclarationCheck, VendorLimitChecks, VendorLimitChecksOptions } from './vendor-limit-checks.js';
 export type { ToolNamePolicy } from './tool-name-policy.js';
 export type {
   HostToolDefinition,

@@ -1,5 +1,6 @@
 import type { ContentPart } from './content-part.js';
 import type { ToolNamePolicy } from './tool-name-policy.js';
+import type { VendorLimits } from './vendor-limits.js';
 
 /** Schema profiles understood by `@toolhost/schema-sanitizer`, one per vendor dialect. */
 export type SchemaProfile = 'gemini' | 'gemini-json-schema' | 'openai-strict' | 'anthropic' | 'none';
@@ -39,6 +40,14 @@ export interface HostToolDefinition {
   readonly annotations?: Readonly<Record<string, unknown>>;
   /** Icons for displaying the tool; a UI may show them, an adapter ignores them. */
   readonly icons?: readonly ToolIcon[];
+  /**
+   * True when the host defers this tool: it is declared for the vendor's own tool search, which
+   * loads its full definition only when the model searches for it (Anthropic's and OpenAI's
+   * `defer_loading`). The host sets it only for an adapter whose
+   * {@link ModelAdapter.nativeToolSearch} is true; an adapter without native tool search never
+   * receives such a tool (it gets the loaded ones only) and refuses one with `INVALID_OPTIONS`.
+   */
+  readonly deferLoading?: boolean;
 }
 
 /** A tool call the model asked for, in vendor-neutral form. */
@@ -130,6 +139,27 @@ export interface ModelAdapter<TTool = unknown, TResponse = unknown, TToolResults
   readonly schemaProfile: SchemaProfile;
   /** The tool names the vendor accepts; the host names every tool within it. */
   readonly toolNames: ToolNamePolicy;
+  /**
+   * The vendor's hard limits on one request's tool declarations (how many tools, how large a
+   * schema...), each documented with its source. `toTools` never returns declarations the vendor
+   * would reject for them: over a limit it throws `AdapterError` `VENDOR_LIMIT_EXCEEDED` (or, for a
+   * description, shortens it with a marker). A host reads them to defer tools into tool search
+   * before that happens. Optional: an adapter without it states no limits.
+   */
+  readonly limits?: VendorLimits;
+  /**
+   * The context window of the model the application uses with this adapter, in tokens, when the
+   * application said it (an adapter option: a window belongs to a model, not to a vendor). A host
+   * uses it to decide when tool definitions take too large a share of the window.
+   */
+  readonly contextWindowTokens?: number;
+  /**
+   * True when the adapter declares tools marked {@link HostToolDefinition.deferLoading} with the
+   * vendor's own deferred loading and tool search (Anthropic's tool search tool, OpenAI's
+   * `tool_search`), so the host may hand it deferred tools. Absent or false: the host must hand it
+   * loaded tools only.
+   */
+  readonly nativeToolSearch?: boolean;
   /** Turn the host's tools into the vendor's tool declarations (names are used as given). */
   toTools(tools: readonly HostToolDefinition[]): TTool[];
   /** Find the tool calls in a vendor response (empty when the model asked for none). */

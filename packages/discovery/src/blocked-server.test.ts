@@ -52,8 +52,10 @@ describe('blocked servers', () => {
     expect(manager.getDiscoveryState()).toBe(DiscoveryState.COMPLETED);
     expect(existsSync(marker)).toBe(false);
 
-    // Control: the same entry without a blockedReason is spawned (and fails, as it is no MCP server).
-    const control = new McpServerManager({ servers: [{ name: 'cloned', config: { ...markingEntry(marker), timeout: 3000 } }] });
+    // Control: the same entry without a blockedReason is spawned (and fails, as it is no MCP server:
+    // it exits once it has written the marker; the timeout only stops a busy machine's slow start-up
+    // from ending it before that).
+    const control = new McpServerManager({ servers: [{ name: 'cloned', config: { ...markingEntry(marker), timeout: 30_000 } }] });
     managers.push(control);
     expect((await control.discoverAll())[0]?.status).toBe(McpServerStatus.DISCONNECTED);
     expect(existsSync(marker)).toBe(true);

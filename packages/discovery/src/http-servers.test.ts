@@ -64,7 +64,8 @@ describe('remote servers on loopback', () => {
       code: 'CONNECTION_CLOSED',
       serverName: 'remote',
     });
-    expect(Date.now() - started).toBeLessThan(8000);
+    // At once, not when the call's timeout (10 minutes by default) runs out.
+    expect(Date.now() - started).toBeLessThan(30_000);
     expect((await disconnected).error?.code).toBe('CONNECTION_CLOSED');
 
     const reconnected = nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED);

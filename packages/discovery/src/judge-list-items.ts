@@ -62,7 +62,7 @@ const MAX_REASON_LENGTH = 200;
 const MAX_REPORTED_NAME_LENGTH = 200;
 
 /**
- * Default of {@link DefinitionLimits.maxDepth}: levels of JSON nesting of one tool, prompt,
+ * Default of `DefinitionLimits.maxDepth`: levels of JSON nesting of one tool, prompt,
  * resource or template definition. A real schema nests a few dozen levels (60 levels of
  * `properties` are about 125); the SDK's schema check recurses per level and runs out of stack
  * at about 2,000, and so does every recursive walk of a schema after it.
@@ -70,7 +70,7 @@ const MAX_REPORTED_NAME_LENGTH = 200;
 export const DEFAULT_MAX_DEFINITION_DEPTH = 256;
 
 /**
- * Default of {@link DefinitionLimits.maxLength}: characters of JSON of one definition (1 MiB). A
+ * Default of `DefinitionLimits.maxLength`: characters of JSON of one definition (1 MiB). A
  * tool definition that large would fill a model's context on its own.
  */
 export const DEFAULT_MAX_DEFINITION_LENGTH = 1_048_576;

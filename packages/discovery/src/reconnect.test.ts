@@ -23,7 +23,8 @@ describe('a server that goes away', () => {
     expect(DiscoveryError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: 'CONNECTION_CLOSED', serverName: 'fragile' });
     expect((error as Error).message).toContain("'fragile'");
-    expect(elapsed).toBeLessThan(3000);
+    // At once, not when the call's timeout (10 minutes by default) runs out.
+    expect(elapsed).toBeLessThan(30_000);
     const down = await disconnected;
     expect(down.error?.code).toBe('CONNECTION_CLOSED');
     expect(manager.tools.size).toBe(0);
@@ -66,7 +67,7 @@ describe('a server that goes away', () => {
       servers: [{ name: 'flapping', config: stdioFixture('crash') }],
     });
     await manager.discoverAll();
-    const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === 'RECONNECT_GAVE_UP', 20_000);
+    const gaveUp = nextEvent(manager, 'server-error', (e) => e.error.code === 'RECONNECT_GAVE_UP');
     for (let crash = 1; crash <= 3; crash++) {
       const reconnected = crash < 3 ? nextEvent(manager, 'server-status-change', (e) => e.status === McpServerStatus.CONNECTED) : undefined;
       await manager.callTool('crash', {}).catch(() => undefined);

@@ -44,7 +44,7 @@ describe('McpServerManager runtime changes', () => {
     await manager.removeServer('second');
     expect(manager.getServer('second')).toBeUndefined();
     expect(manager.tools.list().some((tool) => tool.serverName === 'second')).toBe(false);
-    await waitFor(() => !isAlive(pid), 5_000);
+    await waitFor(() => !isAlive(pid));
     expect(changes).toEqual([
       { added: ['second'], removed: [], restarted: [], updated: [] },
       { added: [], removed: ['second'], restarted: [], updated: [] },
@@ -100,7 +100,7 @@ describe('McpServerManager runtime changes', () => {
     expect(JSON.parse(firstText(await manager.callTool(toolOf(manager, 'changed', 'env'), { names: ['CHANGED'] })))).toEqual({
       CHANGED: '1',
     });
-    await waitFor(() => !isAlive(pids.gone) && !isAlive(pids.changed), 5_000);
+    await waitFor(() => !isAlive(pids.gone) && !isAlive(pids.changed));
     // The first server in the new order keeps the bare tool names.
     expect(manager.tools.get('echo')?.serverName).toBe('new');
 
@@ -111,7 +111,7 @@ describe('McpServerManager runtime changes', () => {
     );
     expect(disabled.restarted).toEqual(['same', 'changed', 'soft']);
     expect(manager.getServer('same')?.status).toBe(McpServerStatus.DISABLED);
-    await waitFor(() => !isAlive(samePid), 5_000);
+    await waitFor(() => !isAlive(samePid));
     const enabled = await manager.setServers(manager.listServers().map((s) => ({ name: s.name, config: s.config })));
     expect(enabled.restarted).toEqual(['same', 'changed', 'soft', 'off']);
     expect(manager.listServers().every((server) => server.status === McpServerStatus.CONNECTED)).toBe(true);

@@ -45,7 +45,7 @@ export function nextEvent<K extends keyof McpServerManagerEvents>(
   manager: McpServerManager,
   event: K,
   predicate: (payload: McpServerManagerEvents[K]) => boolean = () => true,
-  timeoutMs = 15_000,
+  timeoutMs = 60_000,
 ): Promise<McpServerManagerEvents[K]> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -72,7 +72,7 @@ export function isAlive(pid: number): boolean {
 }
 
 /** Wait until `check` is true, polling; rejects after `timeoutMs`. */
-export async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+export async function waitFor(check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > timeoutMs) throw new Error(`condition not met within ${timeoutMs} ms`);

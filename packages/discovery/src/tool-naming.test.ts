@@ -15,8 +15,9 @@ describe('deterministic tool names', () => {
   it('the server listed first keeps the bare name even when it answers last', async () => {
     const manager = createManager({
       servers: [
-        // Listed first, but answers seconds after the other one.
-        { name: 'first', config: stdioFixture('basic', { startupDelayMs: 2500 }, { env: { TOOLHOST_WHO: 'first' } }) },
+        // Listed first, but answers seconds after the other one (8 s: a busy machine can take a few
+        // seconds to start the other).
+        { name: 'first', config: stdioFixture('basic', { startupDelayMs: 8000 }, { env: { TOOLHOST_WHO: 'first' } }) },
         { name: 'second', config: stdioFixture('basic', {}, { env: { TOOLHOST_WHO: 'second' } }) },
       ],
     });

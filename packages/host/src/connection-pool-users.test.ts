@@ -85,10 +85,7 @@ describe("connection pool: a session opened without credentials never carries on
     // The server drops the GET streams; the pool opens the stream of Bob's session again.
     const beforeDrop = fixture.requests.length;
     fixture.endGetStreams();
-    await waitFor(
-      () => fixture.requests.slice(beforeDrop).some((request) => request.method === 'GET' && request.sessionId === session),
-      10_000,
-    );
+    await waitFor(() => fixture.requests.slice(beforeDrop).some((request) => request.method === 'GET' && request.sessionId === session));
     expect((await bob.callTool({ name: 'request-meta' })).isError).toBe(false);
     const seen = credentialsOn(session, start);
     expect(seen.length).toBeGreaterThan(0);
@@ -110,7 +107,7 @@ describe("connection pool: a session opened without credentials never carries on
       fixture.requests
         .slice(start)
         .some((request) => request.headers['authorization'] === 'Bearer alice-token' && request.rpcMethods.includes('initialize'));
-    await waitFor(() => ownSession() && alice.servers.status().servers[0]?.status === 'CONNECTED', 10_000);
+    await waitFor(() => ownSession() && alice.servers.status().servers[0]?.status === 'CONNECTED');
     expect((await alice.callTool({ name: 'request-meta' })).isError).toBe(false);
     expect((await bob.callTool({ name: 'request-meta' })).isError).toBe(false);
     const seen = credentialsOn(session, start);

@@ -64,7 +64,7 @@ describe('connection pool: shared remote sessions', () => {
     expect(pool.stats()).toMatchObject({ sharedConnections: 1, sharedConnectionUsers: 1 });
 
     await b.close();
-    await waitFor(() => fixture.sessionIds().length === 0, 5_000);
+    await waitFor(() => fixture.sessionIds().length === 0);
     expect(fixture.requests.some((request) => request.method === 'DELETE' && request.sessionId === session)).toBe(true);
     expect(pool.stats()).toMatchObject({ sharedConnections: 0, sharedConnectionUsers: 0 });
   });
@@ -162,7 +162,6 @@ describe('connection pool: shared remote sessions', () => {
     expect(failed.isError).toBe(true);
     await waitFor(
       () => [a, b].every((host) => host.servers.status().servers[0]?.status === 'CONNECTED') && fixture.sessionIds().length === 1,
-      5_000,
     );
     expect(fixture.sessionIds()[0]).not.toBe(first[0]);
     expect(initializes() - before).toBe(1);
@@ -322,10 +321,11 @@ describe('connection pool: stdio processes', () => {
     await host.discover();
     expect(statusOf(host)?.status).toBe('CONNECTED');
     const connectedAt = Date.now();
-    await waitFor(() => statusOf(host)?.status === 'DISCONNECTED', 5_000);
+    await waitFor(() => statusOf(host)?.status === 'DISCONNECTED');
     expect(Date.now() - connectedAt).toBeGreaterThanOrEqual(250);
     expect(statusOf(host)?.errorCode).toBe('CLOSED_BY_POOL');
-    expect(statusOf(host)?.lastError).toMatch(/closed by the connection pool after 0\.\d s idle \(idleMs 300\)/);
+    // The idle time as measured: a little over 0.3 s, more when a busy machine runs the check late.
+    expect(statusOf(host)?.lastError).toMatch(/closed by the connection pool after \d+\.\d s idle \(idleMs 300\)/);
     await waitFor(() => pool.stats().processes === 0);
 
     const result = await host.callTool({ name: 'echo', arguments: { message: 'again' } });
@@ -339,13 +339,22 @@ describe('connection pool: stdio processes', () => {
     const pool = createConnectionPool({ maxProcesses: 4, idleMs: 300 });
     const host = await newHost({
       settings: {
-        mcpServers: { modern: { command: process.execPath, args: [fixtureBinPath('list-changed'), '--era=both'], trust: true } },
+        // Pinned: in auto mode a stdio server that has not answered the version probe within 5 s (a
+        // busy machine starting it) counts as a 2025-era one.
+        mcpServers: {
+          modern: {
+            command: process.execPath,
+            args: [fixtureBinPath('list-changed'), '--era=both'],
+            trust: true,
+            protocolVersion: '2026-07-28',
+          },
+        },
       },
       connectionPool: pool,
     });
     await host.discover();
     expect(statusOf(host)?.protocolVersion).toBe('2026-07-28');
-    await waitFor(() => statusOf(host)?.status === 'DISCONNECTED', 5_000);
+    await waitFor(() => statusOf(host)?.status === 'DISCONNECTED');
     expect(statusOf(host)?.errorCode).toBe('CLOSED_BY_POOL');
     await waitFor(() => pool.stats().processes === 0);
   });
@@ -358,15 +367,16 @@ describe('connection pool: stdio processes', () => {
     const c = await stdioHost(pool, started, 'slow');
     await a.discover();
     await b.discover();
-    const slowA = a.callTool({ name: 'slow', arguments: { delayMs: 4_000 } });
-    const slowB = b.callTool({ name: 'slow', arguments: { delayMs: 4_000 } });
+    // Busy for 12 s: a host that waited for a free process would get one only then.
+    const slowA = a.callTool({ name: 'slow', arguments: { delayMs: 12_000 } });
+    const slowB = b.callTool({ name: 'slow', arguments: { delayMs: 12_000 } });
     await waitFor(() => pool.stats().busyProcesses === 2);
 
     const startedAt = Date.now();
     await c.discover();
     const waited = Date.now() - startedAt;
     expect(waited).toBeGreaterThanOrEqual(350);
-    expect(waited).toBeLessThan(3_500);
+    expect(waited).toBeLessThan(8_000);
     const status = statusOf(c);
     expect(status?.status).toBe('DISCONNECTED');
     expect(status?.errorCode).toBe('CONNECTION_POOL_FULL');
@@ -386,11 +396,12 @@ describe('connection pool: stdio processes', () => {
     await a.discover();
     await b.discover();
     expect(statusOf(a)?.errorCode).toBe('CLOSED_BY_POOL');
-    const slowB = b.callTool({ name: 'slow', arguments: { delayMs: 3_000 } });
+    // Busy for 12 s: a call that waited for the process would get it only then.
+    const slowB = b.callTool({ name: 'slow', arguments: { delayMs: 12_000 } });
     await waitFor(() => pool.stats().busyProcesses === 1);
     const startedAt = Date.now();
     const result = await a.callTool({ name: 'slow', arguments: { delayMs: 10 } });
-    expect(Date.now() - startedAt).toBeLessThan(2_500);
+    expect(Date.now() - startedAt).toBeLessThan(8_000);
     expect(result.isError).toBe(true);
     expect(HostError.isInstance(result.error) && result.error.code).toBe('CONNECTION_POOL_FULL');
     expect(result.error?.message).toContain('maxProcesses 1');

@@ -96,19 +96,24 @@ describe('floods from a hostile server are bounded', () => {
       return { action: 'accept', content: { ok: true } };
     });
     const rss = sampleProcess();
+    const started = performance.now();
     const result = await host.callTool({ name: 'elicit-flood', arguments: {} });
+    const elapsed = performance.now() - started;
     const { peakRssMb: peakMb, maxLagMs } = rss.stop();
     const outcome = JSON.parse(textOf(result)) as { answered: number; refused: number; firstRefusal?: { code: number; message: string } };
     console.info(
-      `elicitation flood: ui.elicit saw ${seen}, answered ${outcome.answered}, refused ${outcome.refused}; peak RSS ${peakMb} MB, worst event-loop lag ${maxLagMs} ms`,
+      `elicitation flood: ui.elicit saw ${seen} in ${elapsed.toFixed(0)} ms, answered ${outcome.answered}, refused ${outcome.refused}; peak RSS ${peakMb} MB, worst event-loop lag ${maxLagMs} ms`,
     );
-    expect(seen).toBeLessThanOrEqual(10);
+    // At most 10 a second: 10 when the flood is read within a second, a few more when a busy
+    // machine takes longer to read it (unlimited, the hook would see all 1,000).
+    expect(seen).toBeLessThanOrEqual(10 * Math.ceil(elapsed / 1000));
+    expect(seen).toBeLessThan(200);
     expect(outcome.answered).toBe(seen);
     expect(outcome.refused).toBe(1000 - seen);
     expect(outcome.firstRefusal?.message).toMatch(/Rate-limited: MCP server 'flood' sent too many elicitation\/create requests/);
     // Still responsive: another call goes through at once.
     expect(textOf(await host.callTool({ name: 'echo', arguments: {} }))).toBe('still here');
-  }, 30_000);
+  });
 
   it('10,000 progress notifications: the tool-call-progress listener is called a bounded number of times and gets the final value', async () => {
     const host = await floodHost();
@@ -127,5 +132,5 @@ describe('floods from a hostile server are bounded', () => {
     // One per 100 ms, plus the first and the last.
     expect(values.length).toBeLessThanOrEqual(Math.ceil(elapsed / 100) + 2);
     expect(values.length).toBeLessThan(200);
-  }, 30_000);
+  });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { McpToolHost } from './mcp-tool-host.js';
 import { fixtureServer } from './test-support.js';
 
-async function until(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function until(predicate: () => boolean, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
   while (!predicate()) {
     if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');

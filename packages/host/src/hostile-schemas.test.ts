@@ -39,9 +39,10 @@ describe('a server with hostile schemas (malformed fixture)', () => {
     const elapsed = performance.now() - started;
     await timer;
     console.info(`redos-pattern call with a ${EVIL_TEXT.length}-character argument: ${elapsed.toFixed(1)} ms`);
-    // A backtracking engine takes minutes on this text; the bounds leave room for a loaded CI machine.
-    expect(elapsed).toBeLessThan(5000);
-    expect(timerLateness).toBeLessThan(2500);
+    // A backtracking engine takes minutes on this text (each character doubles it: 24 characters
+    // already take seconds); the bounds leave room for a loaded machine.
+    expect(elapsed).toBeLessThan(30_000);
+    expect(timerLateness).toBeLessThan(20_000);
     expect(result.isError).toBe(true);
     expect(result.error?.code).toBe('INVALID_TOOL_ARGUMENTS');
     expect(textOf(result)).toMatch(
@@ -116,7 +117,9 @@ describe('the malformed fixture on MCP 2026-07-28 (stdio)', () => {
   let host: McpToolHost;
 
   beforeAll(async () => {
-    const entry = fixtureServer('malformed', { trust: true, timeout: 20_000 });
+    // Pinned: in auto mode a stdio server that has not answered the version probe within 5 s (a busy
+    // machine starting it) counts as a 2025-era one.
+    const entry = fixtureServer('malformed', { trust: true, timeout: 60_000, protocolVersion: '2026-07-28' });
     host = await McpToolHost.create({
       settings: { mcpServers: { shady: { ...entry, args: [...(entry.args ?? []), '--era=modern'] } } },
     });

@@ -14,7 +14,14 @@ describe('client input mid-call on both protocol eras', () => {
 
   beforeAll(async () => {
     http = await startEraHttpFixture({ behaviour: 'interactive', era: 'modern' });
-    const stdio = (era: string) => ({ command: process.execPath, args: [fixtureBinPath('interactive'), `--era=${era}`], trust: true });
+    // 2026-07-28 pinned: in auto mode a stdio server that has not answered the version probe within
+    // 5 s (a busy machine starting it) counts as a 2025-era one.
+    const stdio = (era: string) => ({
+      command: process.execPath,
+      args: [fixtureBinPath('interactive'), `--era=${era}`],
+      trust: true,
+      ...(era === 'modern' ? { protocolVersion: '2026-07-28' as const } : {}),
+    });
     host = await McpToolHost.create({
       settings: { mcpServers: { legacy: stdio('legacy'), modern: stdio('modern'), remote: { httpUrl: http.url, trust: true } } },
       adapter: createScriptedAdapter({ turns: [], sampling: () => 'MCP connects models to tools.' }),

@@ -114,7 +114,7 @@ async function legacySseServer(floodAt: 'endpoint' | 'tools/call'): Promise<{ ur
 
 async function legacySseHost(url: string): Promise<McpToolHost> {
   const host = await McpToolHost.create({
-    settings: { mcpServers: { 'endless-sse': { url, type: 'sse', trust: true, timeout: 20_000, protocolVersion: '2025-06-18' } } },
+    settings: { mcpServers: { 'endless-sse': { url, type: 'sse', trust: true, timeout: 60_000, protocolVersion: '2025-06-18' } } },
     limits: { maxMessageBytes: LIMIT },
     reconnect: { maxAttempts: 0 },
   });
@@ -143,11 +143,12 @@ describe('an endless SSE event on a legacy HTTP+SSE server', () => {
     expect(server?.status).toBe('DISCONNECTED');
     expect(server?.errorCode).toBe('MESSAGE_TOO_LARGE');
     expect(server?.lastError).toMatch(NAMES_SERVER_AND_LIMIT);
-    expect(elapsed).toBeLessThan(10_000);
+    // Ended by the limit, not by the 60 s timeout.
+    expect(elapsed).toBeLessThan(30_000);
     expect(floods).toHaveLength(1);
     expect(floods[0]?.bytes).toBeLessThan(64 * LIMIT);
     expect(peak - before).toBeLessThan(200);
-  }, 30_000);
+  });
 
   it('in answer to a tool call: the call fails with MESSAGE_TOO_LARGE naming the server and the limit, in bounded time and memory', async () => {
     const { url, floods } = await legacySseServer('tools/call');
@@ -168,12 +169,13 @@ describe('an endless SSE event on a legacy HTTP+SSE server', () => {
     expect(result.isError).toBe(true);
     expect(result.error?.code).toBe('MESSAGE_TOO_LARGE');
     expect(result.error?.message).toMatch(NAMES_SERVER_AND_LIMIT);
-    expect(elapsed).toBeLessThan(10_000);
+    // Ended by the limit, not by the 60 s timeout.
+    expect(elapsed).toBeLessThan(30_000);
     expect(floods).toHaveLength(1);
     expect(peak - before).toBeLessThan(200);
     // Legacy SSE answers only on that stream, so the server is no longer connected.
-    await expect.poll(() => host.servers.status().servers[0]?.status, { timeout: 5000 }).not.toBe('CONNECTED');
-  }, 30_000);
+    await expect.poll(() => host.servers.status().servers[0]?.status).not.toBe('CONNECTED');
+  });
 
   it('an error answer of the server with the same JSON-RPC code and text is not taken for MESSAGE_TOO_LARGE', async () => {
     const { url, floods } = await legacySseServer('tools/call');

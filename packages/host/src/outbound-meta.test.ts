@@ -11,8 +11,14 @@ afterEach(async () => {
   await Promise.all(hosts.splice(0).map((host) => host.close()));
 });
 
+/** 2026-07-28 pinned: in auto mode a stdio server silent for 5 s (a busy machine starting it) counts as 2025-era. */
 function stdio(era: 'legacy' | 'modern') {
-  return { command: process.execPath, args: [fixtureBinPath('interactive'), `--era=${era}`], trust: true };
+  return {
+    command: process.execPath,
+    args: [fixtureBinPath('interactive'), `--era=${era}`],
+    trust: true,
+    ...(era === 'modern' ? { protocolVersion: '2026-07-28' as const } : {}),
+  };
 }
 
 async function hostWith(

@@ -24,8 +24,7 @@ async function withHost(
 }
 
 async function until(check: () => boolean): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 10));
-  expect(check()).toBe(true);
+  await expect.poll(check, { interval: 10 }).toBe(true);
 }
 
 function codeOf(run: () => void): string | undefined {
@@ -97,6 +96,22 @@ describe('host.confirmations: answering a confirmation later by tool call id', (
       host.confirmations.answer({ toolCallId: 'call-3', optionId: 'proceed_once' });
       expect(hookSignal?.aborted).toBe(true);
       expect((await call).isError).toBe(false);
+    });
+  });
+
+  it('leaves the signal of a confirm hook that answered alone (nothing left to stop)', async () => {
+    const signals: AbortSignal[] = [];
+    const ui = {
+      confirm: async (_request: ConfirmationRequest, options: { readonly signal?: AbortSignal }) => {
+        if (options.signal) signals.push(options.signal);
+        return 'proceed_once' as const;
+      },
+    };
+    await withHost({ ui }, async (host) => {
+      const result = await host.callTool({ name: 'echo', arguments: { message: 'hook' }, toolCallId: 'call-5' });
+      expect(result.isError).toBe(false);
+      expect(signals).toHaveLength(1);
+      expect(signals[0]?.aborted).toBe(false);
     });
   });
 

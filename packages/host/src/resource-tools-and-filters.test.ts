@@ -125,7 +125,7 @@ describe('a per-request tool filter', () => {
       resourceTools: true,
     });
     await host.discover();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await host.close();
@@ -208,7 +208,7 @@ describe('read_mcp_resource with binary contents', () => {
     } finally {
       await host.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('onConnectionError', () => {

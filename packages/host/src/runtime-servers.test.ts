@@ -32,7 +32,7 @@ async function createHost(options: Parameters<typeof McpToolHost.create>[0]): Pr
 }
 
 /** Poll until `check` holds; fails the test after `timeoutMs`. */
-async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 10_000): Promise<number> {
+async function waitFor(what: string, check: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<number> {
   const started = Date.now();
   while (!(await check())) {
     if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
@@ -97,7 +97,7 @@ describe('McpToolHost runtime changes: add and remove', () => {
     await host.servers.remove({ serverName: 'second' });
     expect(host.servers.list().map((server) => server.name)).toEqual(['first']);
     expect(host.servers.listTools({ serverName: 'second' })).toEqual([]);
-    await waitFor('the removed server process ends', () => !isAlive(pid), 5_000);
+    await waitFor('the removed server process ends', () => !isAlive(pid));
     expect(changes).toEqual([
       { added: ['second'], removed: [], restarted: [], updated: [] },
       { added: [], removed: ['second'], restarted: [], updated: [] },
@@ -143,11 +143,13 @@ describe('McpToolHost runtime changes: reload and watchSettings', () => {
     await writeSettings(home, { keep: basic(), change: basic({ env: { CHANGED: 'yes' } }), added: basic() });
     const took = await waitFor('the added server connects', () => statusOf(host, 'added') === 'CONNECTED');
     await waitFor('the changed server reconnects', () => statusOf(host, 'change') === 'CONNECTED' && changes.length > 0);
-    expect(took).toBeLessThan(10_000);
+    // Seen through the watch, then connected (a busy machine is slow to start a server); a host
+    // that missed the change would never connect it.
+    expect(took).toBeLessThan(30_000);
     expect(changes[0]).toEqual({ added: ['added'], removed: [], restarted: ['change'], updated: [] });
     expect(await pidOf(host, 'keep')).toBe(keepPid);
     expect(await pidOf(host, 'change')).not.toBe(changePid);
-    await waitFor('the old process of the changed server ends', () => !isAlive(changePid), 5_000);
+    await waitFor('the old process of the changed server ends', () => !isAlive(changePid));
     const env = await host.callTool({
       name: host.servers.listTools({ serverName: 'change' }).find((t) => t.originalName === 'env')!.name,
       arguments: { names: ['CHANGED'] },
@@ -157,7 +159,7 @@ describe('McpToolHost runtime changes: reload and watchSettings', () => {
     const addedPid = await pidOf(host, 'added');
     await writeFile(file, JSON.stringify({ mcpServers: { keep: basic() } }));
     await waitFor('the removed servers go', () => host.servers.list().length === 1);
-    await waitFor('their processes end', () => !isAlive(addedPid), 5_000);
+    await waitFor('their processes end', () => !isAlive(addedPid));
     expect(await pidOf(host, 'keep')).toBe(keepPid);
   });
 
@@ -211,7 +213,7 @@ describe('McpToolHost runtime changes: reload and watchSettings', () => {
 
     await rm(join(project, '.myapp'), { recursive: true });
     await waitFor('the project server goes', () => host.servers.list().length === 0);
-    await waitFor('its process ends', () => !isAlive(pid), 5_000);
+    await waitFor('its process ends', () => !isAlive(pid));
 
     // Created again after the deletion: still watched.
     await writeSettings(project, { again: basic() });
@@ -239,7 +241,7 @@ describe('McpToolHost runtime changes: reload and watchSettings', () => {
     const pinned = host.servers.list().find((server) => server.name === 'pinned');
     expect(pinned?.errorCode).toBe('CHANGED_SINCE_TRUSTED');
     expect(host.servers.list().find((server) => server.name === 'added')?.errorCode).toBe('CHANGED_SINCE_TRUSTED');
-    await waitFor('the old process ends', () => !isAlive(pid), 5_000);
+    await waitFor('the old process ends', () => !isAlive(pid));
     // Neither an explicit reload, a refresh nor enabling it starts the changed command.
     await host.servers.reload();
     await host.servers.refresh({ restart: true });
@@ -286,7 +288,7 @@ describe('McpToolHost runtime changes: /mcp enable, /mcp disable, /mcp refresh',
     expect(JSON.parse(await readFile(enablementFile, 'utf8'))).toEqual({ myserver: { enabled: false } });
     expect(statusOf(host, 'MyServer')).toBe('DISABLED');
     expect(host.servers.listTools({ serverName: 'MyServer' })).toEqual([]);
-    await waitFor('the disabled server process ends', () => !isAlive(pid), 5_000);
+    await waitFor('the disabled server process ends', () => !isAlive(pid));
 
     // A new host reads the file: the server stays off.
     const second = await createHost({ appDir: '.myapp', homeDir: home });

@@ -43,7 +43,7 @@ describe('server-stderr events', () => {
     const result = await host.callTool({ name: 'write-stderr', arguments: { lines: 2000, text: 'flood' } });
     expect(result.error).toBeUndefined();
     // The dropped count comes when the one-second window ends.
-    await expect.poll(() => events.slice(before).some((event) => event.kind === 'dropped'), { timeout: 5_000 }).toBe(true);
+    await expect.poll(() => events.slice(before).some((event) => event.kind === 'dropped')).toBe(true);
     await expect
       .poll(() => {
         const after = events.slice(before);

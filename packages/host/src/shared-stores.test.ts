@@ -133,7 +133,7 @@ describe('two app instances behind a proxy, sharing the stores', () => {
     const started = await Promise.all([startApp('1', env), startApp('2', env)]);
     apps.push(...started.map((s) => s.child));
     proxy = await startRoundRobinProxy(started.map((s) => s.port));
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await Promise.all(

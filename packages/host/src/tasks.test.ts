@@ -56,7 +56,7 @@ function record(host: McpToolHost): ToolCall[] {
   return updates;
 }
 
-async function waitFor(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
+async function waitFor(what: string, check: () => boolean, timeoutMs = 60_000): Promise<void> {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > timeoutMs) throw new Error(`${what}: not within ${timeoutMs} ms`);
@@ -158,7 +158,7 @@ describe.each([
     );
     expect(elapsed).toBeGreaterThanOrEqual(400);
     // The task never finishes: only the deadline ends the call (the bound leaves room for a loaded machine).
-    expect(elapsed).toBeLessThan(10_000);
+    expect(elapsed).toBeLessThan(30_000);
     expect((await stats(host))['cancelRequests']).toBe((before['cancelRequests'] ?? 0) + 1);
   });
 
@@ -173,7 +173,8 @@ describe.each([
       arguments: { delayMs: 200, pollIntervalMs: 1e12, statusMessage: hostile },
       toolCallId: 'hostile',
     });
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Polls every 20 ms; a host that took the absurd hint would wait the 30 s maximum.
+    expect(Date.now() - started).toBeLessThan(20_000);
     expect(absurd.error).toBeUndefined();
     const shown = updates.find((update) => update.toolCallId === 'hostile' && update.task)?.liveContent ?? '';
     expect(shown).toMatch(/^\\u001b\]0;owned\\u0007\\u202eevil\\u000axxx/);
@@ -187,7 +188,8 @@ describe.each([
     const started = Date.now();
     const result = await host.callTool({ name: toolName(host, 'slow-task'), arguments: { delayMs: 200, pollIntervalMs: 3_600_000 } });
     expect(result.error).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(10_000);
+    // Polls every 50 ms; one that took the hint would wait an hour.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('picks the task up again after a restart: same store, new host, resume', async () => {
@@ -252,7 +254,18 @@ describe.each([
 describe('tasks over stdio', () => {
   it.each(['legacy', 'modern'])('runs a task on a stdio server of the %s era', async (era) => {
     const host = await McpToolHost.create({
-      settings: { mcpServers: { jobs: { command: process.execPath, args: [fixtureBinPath('tasks'), `--era=${era}`], trust: true } } },
+      // 2026-07-28 pinned: in auto mode a stdio server that has not answered the version probe within
+      // 5 s (a busy machine starting it) counts as a 2025-era one.
+      settings: {
+        mcpServers: {
+          jobs: {
+            command: process.execPath,
+            args: [fixtureBinPath('tasks'), `--era=${era}`],
+            trust: true,
+            ...(era === 'modern' ? { protocolVersion: '2026-07-28' as const } : {}),
+          },
+        },
+      },
       tasks: FAST,
     });
     hosts.push(host);

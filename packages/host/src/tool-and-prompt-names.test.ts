@@ -69,7 +69,7 @@ describe('qualified tool names', () => {
 
     // alpha goes down (and stays down): beta's echo takes the bare name.
     await host.callTool({ name: 'crash', arguments: {} });
-    await expect.poll(() => host.servers.listTools().find((tool) => tool.name === 'echo')?.serverName, { timeout: 10_000 }).toBe('beta');
+    await expect.poll(() => host.servers.listTools().find((tool) => tool.name === 'echo')?.serverName).toBe('beta');
     expect(host.servers.listTools().map((tool) => tool.name)).not.toContain('beta__echo');
 
     // The remembered qualified name still reaches beta; the bare name shifted, as documented.

@@ -14,7 +14,13 @@ describe.each([
   let echoName: string;
 
   beforeAll(async () => {
-    const entry = fixtureServer('malformed', { trust: true, timeout: 20_000 });
+    // 2026-07-28 pinned: in auto mode a stdio server that has not answered the version probe within
+    // 5 s counts as a 2025-era one, and a busy machine can take that long to start it.
+    const entry = fixtureServer('malformed', {
+      trust: true,
+      timeout: 60_000,
+      ...(era === 'modern' ? { protocolVersion: '2026-07-28' as const } : {}),
+    });
     host = await McpToolHost.create({
       settings: { mcpServers: { shady: { ...entry, args: [...(entry.args ?? []), `--era=${era}`] } } },
     });

@@ -21,7 +21,7 @@ describe('authenticate() against oidc-provider with headless Chromium', () => {
     as.provider.on('registration_create.success', (_ctx, client) => registrations.push(client.clientId));
     mcp = await startProtectedMcpServer({ authorizationServers: () => [as.issuer], verifyAccessToken: as.verifyAccessToken });
     browser = await launchChromiumOpener();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -93,7 +93,7 @@ describe('authenticate() against oidc-provider with headless Chromium', () => {
     const audienceOfRefreshed = await as.verifyAccessToken(stored!.token.accessToken);
     expect(audienceOfRefreshed?.audience).toBe(mcp.resource);
     await refreshedClient.close();
-  }, 90_000);
+  });
 
   it('steps up on 403 insufficient_scope with the union of scopes, and stops after the retry limit', async () => {
     const tokenStore = new InMemoryTokenStore();
@@ -126,5 +126,5 @@ describe('authenticate() against oidc-provider with headless Chromium', () => {
     stubborn.lastChallenge = { error: 'insufficient_scope', scope: 'mcp:root' };
     expect(stubborn.authRequiredError().code).toBe('AUTH_REQUIRED');
     expect(stubborn.authRequiredError().code).toBe('STEP_UP_LIMIT');
-  }, 90_000);
+  });
 });

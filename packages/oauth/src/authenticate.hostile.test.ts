@@ -58,7 +58,7 @@ async function expectRefused(
       tokenStore,
       openBrowser,
       allowPrivateNetwork: options.allowPrivateNetwork ?? true,
-      timeoutMs: 5_000,
+      timeoutMs: 30_000,
     },
   ).then(
     () => undefined,
@@ -185,7 +185,7 @@ describe('URL guard for a public MCP server', () => {
         fetch,
         resolveHost,
         challenge,
-        timeoutMs: 5_000,
+        timeoutMs: 30_000,
       },
     ).then(
       () => undefined,

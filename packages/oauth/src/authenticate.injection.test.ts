@@ -59,7 +59,7 @@ async function failure(answers: { register?: RouteAnswer; token?: RouteAnswer })
   const error = await authenticate(
     'evil',
     { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
-    { tokenStore: new InMemoryTokenStore(), openBrowser: createRedirectFollowingOpener(), allowPrivateNetwork: true, timeoutMs: 5_000 },
+    { tokenStore: new InMemoryTokenStore(), openBrowser: createRedirectFollowingOpener(), allowPrivateNetwork: true, timeoutMs: 30_000 },
   ).then(
     () => undefined,
     (e: unknown) => e,

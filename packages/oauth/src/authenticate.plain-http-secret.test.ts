@@ -56,7 +56,7 @@ const run = (url: string) =>
   authenticate(
     'private',
     { httpUrl: url, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
-    { tokenStore: new InMemoryTokenStore(), openBrowser: createRedirectFollowingOpener(), allowPrivateNetwork: true, timeoutMs: 3_000 },
+    { tokenStore: new InMemoryTokenStore(), openBrowser: createRedirectFollowingOpener(), allowPrivateNetwork: true, timeoutMs: 30_000 },
   );
 
 describe('authenticate() with a confidential client and a plain-http token endpoint', () => {

@@ -56,7 +56,7 @@ describe('authenticate() refuses what it cannot use', () => {
     const error = await authenticate(
       'cimd',
       { httpUrl: `${server.url}/mcp`, oauth: { redirectUri: 'http://localhost:0/oauth/callback' } },
-      { clientMetadataUrl: url, tokenStore, openBrowser, timeoutMs: 5_000 },
+      { clientMetadataUrl: url, tokenStore, openBrowser, timeoutMs: 30_000 },
     ).then(
       () => undefined,
       (failure: unknown) => failure,

@@ -44,7 +44,7 @@ describe('authorization-server binding against oidc-provider', () => {
       verifyAccessToken: (token) => current.verifyAccessToken(token),
     });
     browser = await launchChromiumOpener();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await browser?.close();
@@ -165,7 +165,7 @@ describe('authorization-server binding against oidc-provider', () => {
     expect(new URL(opened[0]!).origin).toBe(as2.issuer);
     expect(new URL(opened[0]!).searchParams.get('client_id')).toBe(stored[0]!.client.clientId);
     await client.close();
-  }, 90_000);
+  });
 
   it('without the browser hook, drops the old credentials and reports AUTH_REQUIRED naming both authorization servers', async () => {
     const tokenStore = new InMemoryTokenStore();
@@ -193,7 +193,7 @@ describe('authorization-server binding against oidc-provider', () => {
     expect(after.client.clientId).not.toBe(before.client.clientId);
     expect((await whoami(client)).clientId).toBe(after.client.clientId);
     await client.close();
-  }, 90_000);
+  });
 
   it('does not migrate when the 401 comes from the same authorization server, and drops credentials it rejects on refresh', async () => {
     const tokenStore = new InMemoryTokenStore();
@@ -214,7 +214,7 @@ describe('authorization-server binding against oidc-provider', () => {
       .catch((e: unknown) => e);
     expect(failed).toMatchObject({ code: 'REFRESH_FAILED', oauthErrorCode: 'invalid_grant' });
     expect(await tokenStore.list()).toEqual([]);
-  }, 90_000);
+  });
 
   describe('a pre-registered client_credentials client', () => {
     const machineConfig = (issuer?: string): McpServerConfig => ({
@@ -252,7 +252,7 @@ describe('authorization-server binding against oidc-provider', () => {
       expect((await whoami(confirmed)).clientId).toBe('svc');
       expect((await tokenStore.get('moving'))?.issuer).toBe(as2.issuer);
       await confirmed.close();
-    }, 60_000);
+    });
 
     it('moves by itself, without a browser, when oauth.issuer names the new authorization server', async () => {
       const tokenStore = new InMemoryTokenStore();
@@ -265,6 +265,6 @@ describe('authorization-server binding against oidc-provider', () => {
       expect(stored[0]).toMatchObject({ issuer: as2.issuer, grantType: 'client_credentials' });
       expect(mcp.accepted.at(-1)?.audience).toBe(mcp.resource);
       await client.close();
-    }, 60_000);
+    });
   });
 });

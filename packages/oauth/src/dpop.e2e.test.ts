@@ -99,7 +99,7 @@ describe('DPoP with the client credentials grant against oidc-provider', () => {
     expect(presented[0]?.status).toBe(401);
     expect(presented.slice(1).map((request) => request.dpopProof?.nonce)).toEqual(presented.slice(1).map(() => 'rs-nonce-1'));
     expect(mcp.accepted.at(-1)?.jkt).toBe(bound?.jkt);
-  }, 30_000);
+  });
 
   it('keeps bearer tokens with oauth.dpop false, and in auto mode when the MCP server does not offer DPoP', async () => {
     for (const [dpop, setting] of [
@@ -117,7 +117,7 @@ describe('DPoP with the client credentials grant against oidc-provider', () => {
       expect(as.tokenRequests.map((r) => r.dpop)).toEqual([false]);
       expect(new Set(mcp.seen.flatMap((request) => request.scheme ?? []))).toEqual(new Set(['Bearer']));
     }
-  }, 30_000);
+  });
 
   it('with oauth.dpop true binds the token even when neither server asks for DPoP', async () => {
     const { as, mcp } = await servers({ dpop: {} });
@@ -130,14 +130,14 @@ describe('DPoP with the client credentials grant against oidc-provider', () => {
     await client.callTool({ name: 'whoami', arguments: {} });
     expect(as.tokenRequests.map((r) => r.dpop)).toEqual([true]);
     expect((await tokenStore.get('svc'))?.token.tokenType).toBe('DPoP');
-  }, 30_000);
+  });
 });
 
 describe('DPoP in the browser sign-in against oidc-provider with headless Chromium', () => {
   let browser: Awaited<ReturnType<typeof launchChromiumOpener>>;
   beforeAll(async () => {
     browser = await launchChromiumOpener();
-  }, 60_000);
+  });
   afterAll(async () => {
     await browser?.close();
   });
@@ -172,7 +172,7 @@ describe('DPoP in the browser sign-in against oidc-provider with headless Chromi
       [true, 200],
     ]);
     expect(mcp.accepted.at(-1)?.jkt).toBe(jkt);
-  }, 90_000);
+  });
 });
 
 describe('servers that ask for a DPoP nonce forever', () => {
@@ -189,7 +189,7 @@ describe('servers that ask for a DPoP nonce forever', () => {
     expect(as.tokenRequests).toHaveLength(2);
     expect(as.tokenRequests[0]?.proof?.nonce).toBeUndefined();
     expect(as.tokenRequests[1]?.proof?.nonce).toBe('as-nonce-1');
-  }, 30_000);
+  });
 
   it('an MCP server: each request is repeated once with its nonce, then AUTH_REQUIRED says why', async () => {
     const as = await startDpopAuthorizationServer();
@@ -211,5 +211,5 @@ describe('servers that ask for a DPoP nonce forever', () => {
       [401, undefined],
       [401, 'rs-nonce-1'],
     ]);
-  }, 30_000);
+  });
 });

@@ -5,7 +5,8 @@ import { escapeControlText, maskUrl } from '@toolhost/contract';
 import { createHttpFetch, type HttpObservations } from './create-http-fetch.js';
 import { LegacySseTransport } from './legacy-sse-transport.js';
 import { resolveTransportKind } from './resolve-transport-kind.js';
-import { sanitizeEnvironment } from './sanitize-environment.js';
+import { packageRunnerOf } from './package-runner.js';
+import { PACKAGE_RUNNER_INHERITED_ENV_VARS, sanitizeEnvironment, type SanitizeEnvironmentOptions } from './sanitize-environment.js';
 import { StdioTransport } from './stdio-transport.js';
 import { StreamableHttpSessionTransport } from './streamable-http-session-transport.js';
 import { TransportError } from './transport-error.js';
@@ -163,7 +164,7 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
     };
   }
   const inherited = options.env ?? globalThis.process?.env ?? {};
-  const env = { ...sanitizeEnvironment(inherited, options.environment), ...config.env };
+  const env = { ...sanitizeEnvironment(inherited, childEnvironmentRules(target.command, config.args, options.environment)), ...config.env };
   assertSpawnable(options.serverName, target.command, config.args ?? [], env);
   const transport = new StdioTransport({
     serverName: options.serverName,
@@ -188,4 +189,16 @@ export function createTransport(config: McpServerConfig, options: TransportOptio
     authChallenge: () => undefined,
     close: () => transport.close(),
   };
+}
+
+/** The inheritance rules of a stdio child: a package runner also inherits {@link PACKAGE_RUNNER_INHERITED_ENV_VARS}. */
+function childEnvironmentRules(
+  command: string,
+  args: readonly string[] | undefined,
+  rules: SanitizeEnvironmentOptions | undefined,
+): SanitizeEnvironmentOptions | undefined {
+  if (packageRunnerOf(command, args ?? []) === undefined) return rules;
+  const blocked = new Set(rules?.block ?? []);
+  const extra = PACKAGE_RUNNER_INHERITED_ENV_VARS.filter((name) => !blocked.has(name));
+  return { ...rules, allow: [...(rules?.allow ?? []), ...extra] };
 }

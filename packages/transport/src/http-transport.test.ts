@@ -24,7 +24,8 @@ async function connect(
   config: Parameters<typeof connectTransport>[0]['config'],
 ): Promise<{ connection: ConnectedTransport; client: ReturnType<typeof newClient> }> {
   const client = newClient();
-  const connection = await connectTransport({ serverName, config, client, timeout: 10_000 });
+  // Generous: nothing here should time out, and a busy machine connects slowly.
+  const connection = await connectTransport({ serverName, config, client, timeout: 60_000 });
   connections.push(connection);
   return { connection, client };
 }
@@ -177,7 +178,8 @@ describe('a remote server that goes away', () => {
     const { client } = await connect('crashing', { httpUrl: server.url });
     const crash = await callCrashTool(client);
     expect(crash.error).toMatchObject({ code: SdkErrorCode.ConnectionClosed });
-    expect(crash.elapsedMs).toBeLessThan(5000);
+    // At once, not at the end of the call's 60 s timeout.
+    expect(crash.elapsedMs).toBeLessThan(30_000);
     expect(crash.closed).toBe(true);
     expect(crash.errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'crashing' }));
   });
@@ -191,7 +193,7 @@ describe('a remote server that goes away', () => {
       closed = true;
     };
     await server.stop();
-    await expect.poll(() => closed, { timeout: 5000 }).toBe(true);
+    await expect.poll(() => closed).toBe(true);
   });
 });
 
@@ -201,7 +203,8 @@ describe('a legacy SSE server that goes away', () => {
     const { client } = await connect('legacy-crash', { url: server.url, type: 'sse' });
     const crash = await callCrashTool(client);
     expect(crash.error).toMatchObject({ code: SdkErrorCode.ConnectionClosed });
-    expect(crash.elapsedMs).toBeLessThan(5000);
+    // At once, not at the end of the call's 60 s timeout.
+    expect(crash.elapsedMs).toBeLessThan(30_000);
     expect(crash.closed).toBe(true);
     expect(crash.errors).toContainEqual(expect.objectContaining({ code: 'CONNECTION_CLOSED', serverName: 'legacy-crash' }));
   });

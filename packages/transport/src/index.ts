@@ -10,6 +10,7 @@ export type { TransportErrorCode, TransportErrorOptions } from './transport-erro
 export {
   sanitizeEnvironment,
   ALWAYS_INHERITED_ENV_VARS,
+  PACKAGE_RUNNER_INHERITED_ENV_VARS,
   INHERITED_ENV_NAME_PATTERN,
   SECRET_ENV_NAME_PATTERN,
   SECRET_ENV_VALUE_PATTERN,

@@ -82,7 +82,7 @@ describe('revision mismatch after a slow version probe', () => {
       { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 300 } } },
     );
     const config = { command: process.execPath, args: [fixtureBinPath('basic'), '--era=modern', '--startup-delay-ms=1000'] };
-    const error = await connectTransport({ serverName: 'slow', config, client, timeout: 10_000 }).then(
+    const error = await connectTransport({ serverName: 'slow', config, client, timeout: 60_000 }).then(
       () => undefined,
       (caught: unknown) => caught,
     );

@@ -2,7 +2,8 @@
  * The variable names a stdio server inherits from the host (besides `LC_*`, see
  * {@link INHERITED_ENV_NAME_PATTERN}, and the names given in `allow`): what is needed to find
  * programs, home and temp folders, the locale, the terminal, certificates and proxies. Nothing
- * else is inherited: in particular not `NODE_OPTIONS`, `LD_PRELOAD`, `DYLD_*` or
+ * else is inherited (`NODE_EXTRA_CA_CERTS` only by package runners, see
+ * {@link PACKAGE_RUNNER_INHERITED_ENV_VARS}): in particular not `NODE_OPTIONS`, `LD_PRELOAD`, `DYLD_*` or
  * `PYTHONSTARTUP`, which would run code inside the server. An entry's own `env` can still set
  * any of them. On Windows names are compared without regard to case.
  */
@@ -22,7 +23,6 @@ export const ALWAYS_INHERITED_ENV_VARS: readonly string[] = [
   'TMP',
   'TZ',
   'PWD',
-  'NODE_EXTRA_CA_CERTS',
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
   'SYSTEMROOT',
@@ -51,6 +51,17 @@ export const ALWAYS_INHERITED_ENV_VARS: readonly string[] = [
   'no_proxy',
   'all_proxy',
 ];
+
+/**
+ * Names a stdio server started through a package runner (`npx`, `pnpm dlx`, `uvx`...; see
+ * `packageRunnerOf`) inherits on top of {@link ALWAYS_INHERITED_ENV_VARS}: the runner may download
+ * the package first, and behind a TLS-inspecting proxy that download needs the proxy's authority.
+ * Other servers do not inherit it by default: every Node.js child given `NODE_EXTRA_CA_CERTS`
+ * parses the whole bundle at start (about a quarter more CPU per start with a system bundle of
+ * 140 certificates). A server that needs it gets it from its entry's `env`
+ * (`"NODE_EXTRA_CA_CERTS": "$NODE_EXTRA_CA_CERTS"`) or from `environment.allow`.
+ */
+export const PACKAGE_RUNNER_INHERITED_ENV_VARS: readonly string[] = ['NODE_EXTRA_CA_CERTS'];
 
 /** Inherited names matched by pattern rather than listed: the locale categories `LC_*`. */
 export const INHERITED_ENV_NAME_PATTERN = /^LC_[A-Z_]+$/;

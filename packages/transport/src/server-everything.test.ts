@@ -39,7 +39,7 @@ describe('@modelcontextprotocol/server-everything', () => {
       serverName: 'everything',
       config: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
       client,
-      timeout: 20_000,
+      timeout: 60_000,
     });
     connections.push(connection);
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
@@ -70,7 +70,7 @@ describe('@modelcontextprotocol/server-everything', () => {
       serverName: 'everything-http',
       config: { url: `http://127.0.0.1:${port}/mcp` },
       client,
-      timeout: 20_000,
+      timeout: 60_000,
     });
     connections.push(connection);
     expect(connection).toMatchObject({ kind: 'http', fellBackToSse: false });

@@ -73,38 +73,46 @@ describe.runIf(posix)('stdio servers run in their own process group', () => {
     const started = Date.now();
     await connection.close();
     const closeMs = Date.now() - started;
-    // stdin grace + SIGTERM grace + SIGKILL: about 600 ms, never more than 3 × 300 ms plus slack.
-    expect(closeMs).toBeLessThan(1500);
+    // stdin grace + SIGTERM grace + SIGKILL: about 600 ms with the given 300 ms steps (timers, not
+    // work: little slower on a busy machine); the 2 s default steps would take over 4 s, and a
+    // close() that waited for the group to give up would never end.
+    expect(closeMs).toBeLessThan(3_500);
     expect(isRunning(parent)).toBe(false);
-    expect(await waitUntil(() => !isRunning(grandchild), 500)).toBe(true);
+    // Killed: gone once the kernel has delivered the SIGKILL (a deadline, not a measure).
+    expect(await waitUntil(() => !isRunning(grandchild), 10_000)).toBe(true);
     console.info(`stubborn parent + grandchild: close() took ${closeMs} ms`);
   });
 
   it('closing 20 servers started through an npx-like wrapper leaves no process', async () => {
-    const started: { connection: ConnectedTransport; serverPid: number }[] = [];
-    for (let index = 0; index < 20; index++) {
-      const client = newClient();
-      const connection = await connectTransport({
-        serverName: `npx-${index}`,
-        // The server keeps running after stdin closes, like one with a timer or a watcher.
-        config: { command: process.execPath, args: [NPX_LIKE, fixtureBinPath('basic'), '--ignore-stdin-close'] },
-        client,
-        closeGraceMs: 300,
-      });
-      const { pid } = JSON.parse(firstText(await client.callTool({ name: 'cwd', arguments: {} }))) as { pid: number };
-      expect(pid).not.toBe(connection.pid);
-      leftovers.push(pid, connection.pid ?? 0);
-      started.push({ connection, serverPid: pid });
-    }
+    // Started all at once: one after the other, 40 Node start-ups take most of a minute on a busy machine.
+    const started = await Promise.all(
+      Array.from({ length: 20 }, async (_, index) => {
+        const client = newClient();
+        const connection = await connectTransport({
+          serverName: `npx-${index}`,
+          // The server keeps running after stdin closes, like one with a timer or a watcher.
+          config: { command: process.execPath, args: [NPX_LIKE, fixtureBinPath('basic'), '--ignore-stdin-close'] },
+          client,
+          closeGraceMs: 300,
+        });
+        leftovers.push(connection.pid ?? 0);
+        const { pid } = JSON.parse(firstText(await client.callTool({ name: 'cwd', arguments: {} }))) as { pid: number };
+        leftovers.push(pid);
+        return { connection, serverPid: pid };
+      }),
+    );
+    for (const { connection, serverPid } of started) expect(serverPid).not.toBe(connection.pid);
     const begin = Date.now();
     await Promise.all(started.map(({ connection }) => connection.close()));
     const closeMs = Date.now() - begin;
     const pids = started.flatMap(({ connection, serverPid }) => [connection.pid ?? 0, serverPid]);
-    await waitUntil(() => pids.every((pid) => !isRunning(pid)), 500);
+    // Killed: gone once the kernel has delivered the signals (a deadline, not a measure).
+    await waitUntil(() => pids.every((pid) => !isRunning(pid)), 10_000);
     const left = pids.filter((pid) => isRunning(pid));
     console.info(`20 npx-like servers: ${left.length} processes left, close() of all took ${closeMs} ms`);
     expect(left).toEqual([]);
-    expect(closeMs).toBeLessThan(3000);
+    // Closed side by side in about 600 ms (two 300 ms steps); one after the other they would take over 12 s.
+    expect(closeMs).toBeLessThan(8_000);
   });
 });
 

@@ -42,7 +42,7 @@ export async function callCrashTool(client: Client): Promise<CrashedCall> {
     closed = true;
   };
   const started = Date.now();
-  const error = await client.callTool({ name: 'crash', arguments: {} }, { timeout: 20_000 }).then(
+  const error = await client.callTool({ name: 'crash', arguments: {} }, { timeout: 60_000 }).then(
     () => undefined,
     (caught: unknown) => caught,
   );

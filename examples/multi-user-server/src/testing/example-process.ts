@@ -36,27 +36,48 @@ function spawnExample(args: readonly string[], env: Record<string, string | unde
 export async function startExample(args: readonly string[], env: Record<string, string | undefined> = {}): Promise<ExampleProcess> {
   const { child, output } = spawnExample(args, env);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  for (let i = 0; i < 1500; i++) {
-    const match = /multi-user-server listening on (\S+)\n/.exec(output());
-    if (match?.[1]) {
-      const running: ExampleProcess = {
-        child,
-        url: match[1],
-        output,
-        stop: async () => {
-          started.delete(running);
-          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-          return exited;
-        },
-      };
-      started.add(running);
-      return running;
-    }
-    if (child.exitCode !== null) throw new Error(`the example exited (${child.exitCode}):\n${output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`the example printed no URL:\n${output()}`);
+  const url = await waitForOutput(child, output, /multi-user-server listening on (\S+)\n/).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
+  });
+  const running: ExampleProcess = {
+    child,
+    url,
+    output,
+    stop: async () => {
+      started.delete(running);
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+  started.add(running);
+  return running;
+}
+
+/**
+ * Waits until `output()` matches `pattern`, checking on every chunk the child prints, and returns
+ * the first group; rejects when the child ends first, or after a minute (a hang, not a slow machine).
+ */
+export function waitForOutput(child: ChildProcess, output: () => string, pattern: RegExp): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const check = () => {
+      const match = pattern.exec(output());
+      if (match) finish(() => resolve(match[1] ?? match[0]));
+    };
+    const ended = (code: number | null) => finish(() => reject(new Error(`the example exited (${code}):\n${output()}`)));
+    const timer = setTimeout(() => finish(() => reject(new Error(`the example printed no ${pattern} within 60 s:\n${output()}`))), 60_000);
+    const finish = (settle: () => void) => {
+      clearTimeout(timer);
+      child.stdout?.off('data', check);
+      child.stderr?.off('data', check);
+      child.off('close', ended);
+      settle();
+    };
+    child.stdout?.on('data', check);
+    child.stderr?.on('data', check);
+    child.once('close', ended);
+    check();
+  });
 }
 
 /** Run the built example to its end (for start-up errors): exit code and output. */
@@ -65,8 +86,10 @@ export async function runExampleToEnd(
   env: Record<string, string | undefined> = {},
 ): Promise<{ code: number | null; output: string }> {
   const { child, output } = spawnExample(args, env);
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await new Promise<number | null>((resolve) => child.once('exit', (exitCode) => resolve(exitCode)));
+  // Only for a hang: a start-up error ends the example at once.
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  // 'close': after the last of its output was read.
+  const code = await new Promise<number | null>((resolve) => child.once('close', (exitCode) => resolve(exitCode)));
   clearTimeout(timer);
   return { code, output: output() };
 }

@@ -14,12 +14,14 @@ describe('McpToolHost.callTool against the client-features fixture (Streamable H
 
   beforeAll(async () => {
     fixture = await startClientFeaturesServer({ retryMs: 400 });
+    // The calls below last 3 s against a 2 s timeout and a 6 s cap: seconds apart, so a busy
+    // machine (late timers, slow requests) cannot turn one outcome into the other.
     host = await McpToolHost.create({
-      settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true, timeout: 600 } } },
-      maxTotalCallTimeoutMs: 1_500,
+      settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true, timeout: 2_000 } } },
+      maxTotalCallTimeoutMs: 6_000,
     });
     await host.discover();
-    // The 600 ms timeout is what these tests are about; it also bounds connecting, which a loaded
+    // The 2 s timeout is what these tests are about; it also bounds connecting, which a loaded
     // machine can miss: connect again rather than fail every test of the file.
     for (let attempt = 0; attempt < 5 && host.servers.status().servers[0]?.status !== 'CONNECTED'; attempt++)
       await host.servers.reconnect({ serverName: 'fixture' }).catch(() => undefined);
@@ -33,28 +35,29 @@ describe('McpToolHost.callTool against the client-features fixture (Streamable H
   it('asks for progress when someone listens: each notification restarts the timeout', async () => {
     const events: ToolCallProgressEvent[] = [];
     const off = host.on('tool-call-progress', (event) => events.push(event));
-    const result = await host.callTool({ name: 'wait', arguments: { ms: 800, progressEveryMs: 100 }, toolCallId: 'p1' });
+    const result = await host.callTool({ name: 'wait', arguments: { ms: 3_000, progressEveryMs: 100 }, toolCallId: 'p1' });
     off();
     expect(result.error).toBeUndefined();
-    expect(result.parts).toEqual([{ type: 'text', text: 'waited 800 ms' }]);
+    expect(result.parts).toEqual([{ type: 'text', text: 'waited 3000 ms' }]);
     expect(events.length).toBeGreaterThanOrEqual(5);
     expect(events[0]).toEqual({ toolCallId: 'p1', serverName: 'fixture', toolName: 'wait', progress: 1, message: 'step 1' });
   });
 
   it('without a progress listener the server timeout applies as it is', async () => {
-    const result = await host.callTool({ name: 'wait', arguments: { ms: 800, progressEveryMs: 100 } });
+    const result = await host.callTool({ name: 'wait', arguments: { ms: 3_000, progressEveryMs: 100 } });
     expect(result.error?.code).toBe('REQUEST_TIMEOUT');
-    expect(result.error?.message).toContain('did not answer within 600 ms');
+    expect(result.error?.message).toContain('did not answer within 2000 ms');
   });
 
   it('stops at the overall cap even while progress arrives', async () => {
     const off = host.on('tool-call-update', () => undefined);
     const started = Date.now();
-    const result = await host.callTool({ name: 'wait', arguments: { ms: 3_000, progressEveryMs: 100 } });
+    const result = await host.callTool({ name: 'wait', arguments: { ms: 20_000, progressEveryMs: 100 } });
     off();
     expect(result.error?.code).toBe('REQUEST_TIMEOUT');
     expect(result.toolCall.status).toBe('FAILED');
-    expect(Date.now() - started).toBeLessThan(2_500);
+    // The 6 s cap, not the 20 s the call would take.
+    expect(Date.now() - started).toBeLessThan(15_000);
   });
 
   it('cancelling sends notifications/cancelled, ends CANCELLED, and the late result is dropped', async () => {
@@ -76,21 +79,25 @@ describe('McpToolHost.callTool against the client-features fixture (Streamable H
   });
 
   it('waits for the server\u2019s SSE retry and resumes with Last-Event-ID when the stream drops mid-call', async () => {
+    // A retry of 3 s, far from the SDK's own 1 s first delay: a client that ignored it would be
+    // back after about 1 s (which a busy machine only makes later, never earlier).
+    const retrying = await startClientFeaturesServer({ retryMs: 3_000 });
     const resumable = await McpToolHost.create({
-      settings: { mcpServers: { fixture: { httpUrl: fixture.url, trust: true, timeout: 10_000 } } },
+      settings: { mcpServers: { fixture: { httpUrl: retrying.url, trust: true, timeout: 60_000 } } },
     });
     try {
       await resumable.discover();
       const result = await resumable.callTool({ name: 'drop-stream' });
       expect(result.parts).toEqual([{ type: 'text', text: 'answered after the stream was dropped' }]);
-      const closedAt = fixture.state.streamClosedAt ?? Number.POSITIVE_INFINITY;
-      const resumed = fixture.state.getRequests.filter((request) => request.lastEventId !== undefined && request.at >= closedAt);
+      const closedAt = retrying.state.streamClosedAt ?? Number.POSITIVE_INFINITY;
+      const resumed = retrying.state.getRequests.filter((request) => request.lastEventId !== undefined && request.at >= closedAt);
       expect(resumed.length).toBeGreaterThanOrEqual(1);
       const delay = (resumed[0]?.at ?? 0) - closedAt;
-      expect(delay).toBeGreaterThanOrEqual(350);
-      expect(delay).toBeLessThan(1_000);
+      expect(delay).toBeGreaterThanOrEqual(2_900);
+      expect(delay).toBeLessThan(20_000);
     } finally {
       await resumable.close();
+      await retrying.close();
     }
   });
 });

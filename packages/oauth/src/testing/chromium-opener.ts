@@ -18,6 +18,9 @@ export async function launchChromiumOpener(): Promise<{
     landedOn,
     async openBrowser(url) {
       const context = await browser.newContext();
+      // Playwright's 30 s per step is reached by a busy machine; a real hang still fails.
+      context.setDefaultTimeout(60_000);
+      context.setDefaultNavigationTimeout(60_000);
       const page = await context.newPage();
       try {
         await page.goto(url);

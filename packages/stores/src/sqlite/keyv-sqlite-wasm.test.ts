@@ -66,12 +66,15 @@ describe('KeyvSqliteWasm', () => {
     const order: string[] = [];
     let release!: () => void;
     const held = new Promise<void>((resolve) => (release = resolve));
+    let entered!: () => void;
+    const firstEntered = new Promise<void>((resolve) => (entered = resolve));
     const one = first.locks.withLock('name', async () => {
       order.push('first');
+      entered();
       await held;
     });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    const two = second.locks.withLock('name', async () => void order.push('second'), { waitMs: 5_000 });
+    await firstEntered;
+    const two = second.locks.withLock('name', async () => void order.push('second'), { waitMs: 60_000 });
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(order).toEqual(['first']);
     release();

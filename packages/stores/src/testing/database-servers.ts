@@ -130,7 +130,7 @@ async function startRedis(): Promise<{ url: string; stop: () => Promise<void> }>
   child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   let exit: string | undefined;
   child.once('exit', (code, signal) => (exit = `exit ${code ?? signal}; ${stderr.trim()}`));
-  await waitForPort(port, `redis-server (${binary})`, 15_000, () => exit);
+  await waitForPort(port, `redis-server (${binary})`, 60_000, () => exit);
   return {
     url: `redis://127.0.0.1:${port}`,
     stop: async () => {
@@ -155,10 +155,10 @@ async function startPostgres(): Promise<{ url: string; stop: () => Promise<void>
   run([...user.prefix, join(bin, 'initdb'), '-D', data, '-U', 'toolhost', '--auth=trust', '-E', 'UTF8', '--no-sync'], 'initdb');
   const options = `-p ${port} -h 127.0.0.1 -k ${dir} -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   run(
-    [...user.prefix, join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'postgres.log'), '-w', '-t', '30', 'start'],
+    [...user.prefix, join(bin, 'pg_ctl'), '-D', data, '-o', options, '-l', join(dir, 'postgres.log'), '-w', '-t', '60', 'start'],
     'pg_ctl start',
   );
-  await waitForPort(port, 'PostgreSQL', 15_000, () => undefined);
+  await waitForPort(port, 'PostgreSQL', 60_000, () => undefined);
   return {
     url: `postgresql://toolhost@127.0.0.1:${port}/postgres`,
     stop: async () => {

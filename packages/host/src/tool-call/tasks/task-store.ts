@@ -14,7 +14,7 @@ export const TASK_FILE_NAME = 'mcp-tasks.json';
 export const MAX_STORED_TASKS = 500;
 
 /**
- * Largest task file {@link FileTaskStore} reads, in bytes (16 MiB): {@link MAX_STORED_TASKS} tasks
+ * Largest task file {@link FileTaskStore} reads, in bytes (16 MiB): `MAX_STORED_TASKS` (500) tasks
  * with the longest `requestState` a server may send take about 8 MiB.
  */
 export const MAX_TASK_FILE_BYTES = 16 * 1024 * 1024;
@@ -94,7 +94,7 @@ export interface FileTaskStoreOptions {
  *
  * The file is read as hostile (anyone who can write it may have): a file that is not JSON, is
  * larger than {@link MAX_TASK_FILE_BYTES}, is not `{ "version": 1, "tasks": [...] }`, holds more
- * than {@link MAX_STORED_TASKS} tasks, or holds an entry that is not a task as the host writes it
+ * than `MAX_STORED_TASKS` (500) tasks, or holds an entry that is not a task as the host writes it
  * (a task id of 1 to 256 visible ASCII characters, as servers must send them; names, dates,
  * statuses and lengths checked) makes `load` fail with `STORE_FAILED` naming
  * the file and the problem. Such a file is never overwritten: every write reads the file first,
