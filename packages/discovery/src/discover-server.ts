@@ -1,6 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
 import type { Client, RequestOptions, Prompt, Resource, ResourceTemplateType, StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
+import { isModernRevision } from '@toolhost/connection';
 import { DiscoveryError } from './discovery-error.js';
 import { headerDeclarationProblem } from './header-declarations.js';
 import { isToolEnabled, type ToolFilter } from './is-tool-enabled.js';
@@ -16,7 +17,6 @@ import {
 import { listAllPages, type ListPage } from './list-all-pages.js';
 import { setAsideItems, type JudgedListResult } from './list-answer-filter.js';
 import { listServerSkills, skillListingFailure, type ExcludedSkill, type SkillListingResult } from './skill-listing.js';
-import { isModernRevision } from './version-negotiation.js';
 
 /** Everything one server offers, after the tool filter. */
 export interface ServerOfferings {

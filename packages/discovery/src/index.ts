@@ -16,18 +16,16 @@ export type {
   RegisteredSkill,
   RequestOptions,
   ServerSetChange,
-  ConnectionRequest,
-  OpenConnection,
 } from './manager-types.js';
 export type { ReadonlyRegistry, RegistryDiff } from './registry.js';
 export { promptCommandName, qualifiedToolName, resourceKey } from './build-registry-entries.js';
 export type { CallOptions } from './server-session.js';
 export type { ReconnectOptions } from './reconnect-delay.js';
-export { connectClient } from './connect-client.js';
-export type { TransportOptions, ConnectClientOptions, OpenedConnection } from './connect-client.js';
+// What one connection needs, from @toolhost/connection (exported here as before it moved there).
+export { connectClient, versionNegotiationOptions, isModernRevision, STDIO_PROBE_TIMEOUT_MS } from '@toolhost/connection';
+export type { TransportOptions, ConnectClientOptions, OpenedConnection, ConnectionRequest, OpenConnection } from '@toolhost/connection';
 export type { StderrEvent } from '@toolhost/transport';
 export { probeServer, probeTimeoutMs, DEFAULT_PROBE_TIMEOUT_MS } from './probe-server.js';
-export { versionNegotiationOptions, isModernRevision, STDIO_PROBE_TIMEOUT_MS } from './version-negotiation.js';
 export type { ExcludedTool } from './discover-server.js';
 export { MAX_SKILLS_PER_SERVER, MAX_SKILL_FRONTMATTER_BYTES, declaresSkills } from './skill-listing.js';
 export type { ExcludedSkill } from './skill-listing.js';

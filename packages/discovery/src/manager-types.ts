@@ -9,8 +9,8 @@ import type {
 } from '@modelcontextprotocol/client';
 import type { Skill } from '@modelcontextprotocol/client/ext/skills';
 import type { McpServerConfig } from '@toolhost/config';
+import type { OpenConnection, TransportOptions } from '@toolhost/connection';
 import type { ToolNamePolicy } from '@toolhost/contract';
-import type { ConnectClientOptions, OpenedConnection, TransportOptions } from './connect-client.js';
 import type { ExcludedTool } from './discover-server.js';
 import type { DiscoveryError } from './discovery-error.js';
 import type { ReconnectOptions } from './reconnect-delay.js';
@@ -224,31 +224,10 @@ export interface ServerSetChange {
 }
 
 /**
- * One connection {@link McpServerManagerOptions.openConnection} is asked to open: the server,
- * its entry, the manager's fresh client for it (connect it, or close it on failure), the
- * timeout, the signal that cancels the attempt and the transport options.
+ * Options of {@link McpServerManager}. `TClient` is the class of the clients `createClient` makes
+ * (give `createClient` whenever it is not the SDK's `Client`).
  */
-export interface ConnectionRequest extends ConnectClientOptions {
-  /**
-   * Close this connection on purpose because its source needs the room (a connection pool that
-   * evicts an idle process): the server is parked, its status `DISCONNECTED` with `reason` as its
-   * error (code `CLOSED_BY_POOL`), its tools, prompts and resources stay registered, and it
-   * connects again on its next use (see `McpServerManager.resume`); nothing reconnects it
-   * in the background. Resolves `false`, and does nothing, when the server is not connected over
-   * this connection right now (still discovering, or already gone).
-   */
-  readonly park: (reason: string) => Promise<boolean>;
-}
-
-/**
- * Where a manager's connections come from: given a {@link ConnectionRequest}, connect
- * `request.client` and return the connection (the default is `connectClient`, one transport per
- * server). A connection pool provides one to share connections between managers.
- */
-export type OpenConnection = (request: ConnectionRequest) => Promise<OpenedConnection>;
-
-/** Options of {@link McpServerManager}. */
-export interface McpServerManagerOptions {
+export interface McpServerManagerOptions<TClient extends Client = Client> {
   /** Configured servers; their order is the naming priority (first keeps bare names). */
   servers: readonly ServerDefinition[];
   /** Name and version sent in `initialize` by the default client. @default { name: 'toolhost', version: '0.1.0' } */
@@ -258,7 +237,7 @@ export interface McpServerManagerOptions {
    * The host uses it to declare its capabilities and request handlers (sampling, elicitation,
    * roots). @default a `Client` with `clientInfo` and no capabilities
    */
-  createClient?: (serverName: string, config: McpServerConfig) => Client;
+  createClient?: (serverName: string, config: McpServerConfig) => TClient;
   /** Options for the transport layer (fetch, authProvider, env...) of a server. */
   transportOptions?: (serverName: string) => TransportOptions | undefined;
   /**
@@ -266,7 +245,7 @@ export interface McpServerManagerOptions {
    * {@link OpenConnection}); a connection pool shared by several managers provides it.
    * @default `connectClient`: one connection per server
    */
-  openConnection?: OpenConnection;
+  openConnection?: OpenConnection<TClient>;
   /** Reconnect policy for servers that go away after connecting. */
   reconnect?: ReconnectOptions;
   /** Names the host already uses (built-in tools); MCP tools are never registered under them. */

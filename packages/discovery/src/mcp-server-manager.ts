@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, GetPromptResult, ReadResourceResult } from '@modelcontextprotocol/client';
 import { canonicalJson, DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { versionNegotiationOptions, type OpenConnection } from '@toolhost/connection';
 import { resourceKey } from './build-registry-entries.js';
 import { DiscoveryError } from './discovery-error.js';
 import type {
@@ -18,7 +19,6 @@ import type {
 } from './manager-types.js';
 import { resolveReconnectOptions } from './reconnect-delay.js';
 import type { ReadonlyRegistry } from './registry.js';
-import { versionNegotiationOptions } from './version-negotiation.js';
 import { ServerConnector } from './server-connector.js';
 import { ServerRegistries } from './server-registries.js';
 import type { CallOptions, ServerSession } from './server-session.js';
@@ -35,13 +35,16 @@ export const DEFAULT_CLIENT_INFO = { name: 'toolhost', version: '0.1.0' } as con
  * resources, keeps one registry of each with deterministic conflict-free names, follows
  * `list_changed` notifications and reconnects servers that go away.
  *
+ * `TClient` is the class of its clients (made by `createClient`): `getClient` returns them as such
+ * (the host's are `ConnectionClient`s of `@toolhost/connection`).
+ *
  * @example
  * const manager = new McpServerManager({ servers: [{ name: 'fs', config: { command: 'mcp-fs' } }] });
  * await manager.discoverAll();
  * const result = await manager.callTool('read_file', { path: 'a.txt' });
  * await manager.close();
  */
-export class McpServerManager {
+export class McpServerManager<TClient extends Client = Client> {
   /** Every registered tool, by registered name. */
   readonly tools: ReadonlyRegistry<RegisteredTool>;
   /** Every registered prompt, by registered name. */
@@ -64,7 +67,7 @@ export class McpServerManager {
   #closed = false;
 
   /** Create a manager; nothing connects until {@link McpServerManager.discoverAll}. */
-  constructor(options: McpServerManagerOptions) {
+  constructor(options: McpServerManagerOptions<TClient>) {
     assertUniqueNames(options.servers);
     for (const definition of options.servers) this.#states.set(definition.name, new ServerState(definition));
     this.#registries = new ServerRegistries(this.#emitter, {
@@ -82,7 +85,8 @@ export class McpServerManager {
         options.createClient ??
         ((_name, config) => new Client({ ...clientInfo }, { capabilities: {}, ...versionNegotiationOptions(config) })),
       transportOptions: options.transportOptions,
-      openConnection: options.openConnection,
+      // The connector hands it only clients made by createClient, which are TClients.
+      openConnection: options.openConnection as OpenConnection | undefined,
       reconnect: resolveReconnectOptions(options.reconnect),
       maxPages: options.maxPages,
       definitionLimits: {
@@ -141,9 +145,10 @@ export class McpServerManager {
   }
 
   /** The connected client of a server (for completion, subscriptions...), if connected. */
-  getClient(serverName: string): Client | undefined {
+  getClient(serverName: string): TClient | undefined {
     const state = this.#states.get(serverName);
-    return state?.status === McpServerStatus.CONNECTED ? state.session?.client : undefined;
+    // Every session's client was made by createClient, so it is a TClient.
+    return state?.status === McpServerStatus.CONNECTED ? (state.session?.client as TClient | undefined) : undefined;
   }
 
   /**

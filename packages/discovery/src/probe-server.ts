@@ -1,12 +1,11 @@
 import { Client } from '@modelcontextprotocol/client';
 import type { Implementation } from '@modelcontextprotocol/client';
 import { getServerTransport, type McpServerConfig } from '@toolhost/config';
+import { versionNegotiationOptions, type TransportOptions } from '@toolhost/connection';
 import { PACKAGE_RUNNER_START_TIMEOUT_MS, packageRunnerOf, slowStartAdvice } from '@toolhost/transport';
-import type { TransportOptions } from './connect-client.js';
 import { DiscoveryError } from './discovery-error.js';
 import { DEFAULT_CLIENT_INFO } from './mcp-server-manager.js';
 import type { ServerErrorInfo } from './manager-types.js';
-import { versionNegotiationOptions } from './version-negotiation.js';
 import { ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import { errorInfo } from './server-state.js';

@@ -1,7 +1,7 @@
 import type { McpServerConfig } from '@toolhost/config';
 import type { Client } from '@modelcontextprotocol/client';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
-import type { TransportOptions } from './connect-client.js';
+import type { OpenConnection, TransportOptions } from '@toolhost/connection';
 import { appliesHeaderRules, discoverServer, type OfferingKind, type ServerOfferings } from './discover-server.js';
 import { DiscoveryError } from './discovery-error.js';
 import { scheduleFreshness, startListRefreshers, stopListRefreshers } from './list-refreshers.js';
@@ -9,7 +9,6 @@ import { reconnectDelay, type ResolvedReconnectOptions } from './reconnect-delay
 import { ServerSession } from './server-session.js';
 import { McpServerStatus } from './server-status.js';
 import { emptyOfferings, type ServerState } from './server-state.js';
-import type { OpenConnection } from './manager-types.js';
 import { rootCauseCode } from './root-cause-code.js';
 import type { DefinitionLimits } from './judge-list-items.js';
 

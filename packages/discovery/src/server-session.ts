@@ -1,14 +1,18 @@
 import { ProtocolError, SdkHttpError, UnauthorizedError } from '@modelcontextprotocol/client';
 import { ToolhostError } from '@toolhost/contract';
 import type { Client, RequestOptions, CallToolResult } from '@modelcontextprotocol/client';
-import { connectClient, type ConnectClientOptions, type OpenedConnection } from './connect-client.js';
-import type { OpenConnection } from './manager-types.js';
+import {
+  connectClient,
+  isModernRevision,
+  type ConnectClientOptions,
+  type OpenConnection,
+  type OpenedConnection,
+} from '@toolhost/connection';
 import { DiscoveryError } from './discovery-error.js';
 import { judgeListAnswers } from './list-answer-filter.js';
 import type { DefinitionLimits } from './judge-list-items.js';
 import { ListChangeSubscription } from './list-change-subscription.js';
 import { mapRequestError } from './map-request-error.js';
-import { isModernRevision } from './version-negotiation.js';
 
 /** Which list a `list_changed` notification is about. */
 export type ListKind = 'tools' | 'prompts' | 'resources';

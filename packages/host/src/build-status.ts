@@ -5,7 +5,7 @@ import type { HostWarning } from './host-events.js';
 import type { HostStatus, ServerStatusView } from './host-status.js';
 import { needsAuthentication } from './host-auth.js';
 import type { ResolvedServer } from './resolve-servers.js';
-import type { PromptCommand } from './slash-command.js';
+import type { PromptCommand } from './prompt-command.js';
 import type { SkillCommand } from './skills/skill-commands.js';
 import { modelToolDescription } from './tool-call/callable-tool.js';
 

@@ -1,7 +1,7 @@
 import { escapeControlText } from '@toolhost/contract';
 import { formatStatus } from './format-status.js';
 import { HostError } from './host-error.js';
-import type { SettingsReloadResult } from './host-server-set.js';
+import type { SettingsReloadResult } from './settings-reload-result.js';
 import type { HostStatus } from './host-status.js';
 import type { SlashCommand, SlashCommandResult } from './slash-command.js';
 

@@ -8,11 +8,10 @@
 import { startHttpFixture, type HttpFixture } from '@toolhost-internal/fixtures';
 import { InMemoryTokenStore, type StoredOAuthCredentials } from '@toolhost/oauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from './client-features/test-support.js';
-import { createConnectionPool } from './connection-pool/connection-pool.js';
+import { createConnectionPool } from './connection-pool/create-connection-pool.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { McpToolHost } from './mcp-tool-host.js';
-import { textOf } from './test-support.js';
+import { textOf, waitFor } from './test-support.js';
 
 const hosts: McpToolHost[] = [];
 let fixture: HttpFixture;

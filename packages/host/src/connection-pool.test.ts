@@ -4,11 +4,11 @@ import { fixtureBinPath, startEraHttpFixture, startHttpFixture, type EraHttpFixt
 import type { ElicitationRequest, ElicitationResponse } from '@toolhost/contract';
 import { InMemoryTokenStore } from '@toolhost/oauth';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from './client-features/test-support.js';
-import { createConnectionPool, type ConnectionPool } from './connection-pool/connection-pool.js';
+import { createConnectionPool } from './connection-pool/create-connection-pool.js';
+import type { ConnectionPool } from './connection-pool/connection-pool.js';
 import { HostError } from './host-error.js';
 import { McpToolHost } from './mcp-tool-host.js';
-import { fixtureServer, textOf } from './test-support.js';
+import { fixtureServer, textOf, waitFor } from './test-support.js';
 
 /** Text of a tool call's answer. */
 const hosts: McpToolHost[] = [];

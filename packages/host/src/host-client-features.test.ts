@@ -2,10 +2,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer, type ClientFeaturesServer } from '@toolhost-internal/fixtures';
 import type { ServerLogEvent } from './host-events.js';
-import { waitFor } from './client-features/test-support.js';
 import { HostError } from './host-error.js';
 import { McpToolHost } from './mcp-tool-host.js';
-import { everythingServer, fixtureServer } from './test-support.js';
+import { everythingServer, fixtureServer, waitFor } from './test-support.js';
 
 describe('McpToolHost resources, logging and completions (server-everything)', () => {
   let host: McpToolHost;
@@ -89,6 +88,22 @@ describe('McpToolHost resources, logging and completions (server-everything)', (
     await host.resources.unsubscribe({ serverName: 'everything', uri: 'demo://resource/dynamic/text/5' });
     await host.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
     await expect(host.resources.subscribe({ serverName: 'missing', uri: 'x://y' })).rejects.toMatchObject({ code: 'SERVER_NOT_FOUND' });
+  });
+
+  it('refuses what the connection layer cannot do with HostErrors naming the code, server and URI', async () => {
+    const subscribe = await host.resources.subscribe({ serverName: 'basic', uri: 'fixture://nowhere' }).catch((error: unknown) => error);
+    expect(HostError.isInstance(subscribe)).toBe(true);
+    expect(subscribe).toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', serverName: 'basic', uri: 'fixture://nowhere' });
+    const before = host.roots.list();
+    const roots = await host.roots.set({ folders: ['relative/folder'] }).catch((error: unknown) => error);
+    expect(HostError.isInstance(roots)).toBe(true);
+    expect(roots).toMatchObject({ code: 'INVALID_ROOT', message: expect.stringContaining("'relative/folder'") });
+    expect(host.roots.list()).toEqual(before);
+    const created = await McpToolHost.create({ settings: { mcpServers: {} }, projectDir: 'relative/project' }).catch(
+      (error: unknown) => error,
+    );
+    expect(HostError.isInstance(created)).toBe(true);
+    expect(created).toMatchObject({ code: 'INVALID_ROOT' });
   });
 
   it('completes prompt arguments, with the arguments already given as context', async () => {

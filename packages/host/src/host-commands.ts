@@ -1,8 +1,10 @@
 import { BUILT_IN_COMMANDS } from './built-in-commands.js';
 import { findArgumentPosition, type SlashCommandCompletion } from './complete-slash-command.js';
+import { promptCommands, skillCommands } from './command-lists.js';
 import type { HostCore } from './host-core.js';
 import type { HostPrompts } from './host-prompts.js';
-import type { HostServers, RequestOptions } from './host-servers.js';
+import type { HostServers } from './host-servers.js';
+import type { RequestOptions } from './request-options.js';
 import { runSlashCommand } from './run-slash-command.js';
 import { promptToSlashCommand, skillToSlashCommand, type SlashCommand, type SlashCommandResult } from './slash-command.js';
 import type { HostSkills } from './skills/host-skills.js';
@@ -28,7 +30,11 @@ export class HostCommands {
    */
   list(): SlashCommand[] {
     const prompts = this.#prompts.list();
-    return [...BUILT_IN_COMMANDS, ...prompts.map(promptToSlashCommand), ...this.#core.skillCommands(prompts).map(skillToSlashCommand)];
+    return [
+      ...BUILT_IN_COMMANDS,
+      ...prompts.map(promptToSlashCommand),
+      ...skillCommands(this.#core.manager, prompts).map(skillToSlashCommand),
+    ];
   }
 
   /**
@@ -50,13 +56,13 @@ export class HostCommands {
   async run(params: { readonly line: string }, options: RequestOptions = {}): Promise<SlashCommandResult> {
     this.#core.assertOpen();
     return runSlashCommand(params.line, {
-      prompts: () => this.#core.promptCommands(),
-      skills: () => this.#core.skillCommands(),
+      prompts: () => promptCommands(this.#core.manager),
+      skills: () => skillCommands(this.#core.manager),
       loadSkill: (skill) =>
         this.#skills.load({ name: skill.name }, { userInitiated: true, ...(options.signal ? { signal: options.signal } : {}) }),
       getClient: (serverName) => this.#core.manager.getClient(serverName),
       resume: (serverName) => this.#core.resume(serverName),
-      status: () => this.#core.status(),
+      status: () => this.#servers.status(),
       authenticate: (serverName) => this.#servers.authenticate({ serverName }, options),
       refresh: (params) => this.#servers.refresh(params, options),
       reload: () => this.#servers.reload(options),
@@ -81,7 +87,7 @@ export class HostCommands {
   async complete(params: { readonly line: string }, options: RequestOptions = {}): Promise<SlashCommandCompletion | undefined> {
     this.#core.assertOpen();
     const name = /^\s*\/(\S+)/.exec(params.line)?.[1];
-    const command = this.#core.promptCommands().find((prompt) => prompt.name === name);
+    const command = promptCommands(this.#core.manager).find((prompt) => prompt.name === name);
     if (!command) return undefined;
     const position = findArgumentPosition({ line: params.line, commandName: command.name, arguments: command.arguments });
     if (!position) return undefined;

@@ -1,31 +1,25 @@
-import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
+import type { AttachedClientFeatures, ConnectionClient, LoggingLevel, ResourceSubscriptions } from '@toolhost/connection';
 import type { UiHooks } from '@toolhost/contract';
 import type { McpServerManager } from '@toolhost/discovery';
-import { buildStatus } from './build-status.js';
-import { BUILT_IN_COMMANDS } from './built-in-commands.js';
-import type { AttachedClientFeatures, ResourceSubscriptions } from './client-features/index.js';
 import { HostError } from './host-error.js';
 import type { HostEventEmitter, HostWarning } from './host-events.js';
-import type { HostSignIn } from './host-sign-in.js';
-import type { HostStatus } from './host-status.js';
-import { buildPromptCommands } from './prompt-commands.js';
-import { buildSkillCommands, type SkillCommand } from './skills/skill-commands.js';
 import type { ResolvedServer } from './resolve-servers.js';
-import type { PromptCommand } from './slash-command.js';
 
-/** The state a host and its groups (`servers`, `prompts`, `commands`, `resources`) share. Internal. */
+/**
+ * The state a host and its groups (`servers`, `prompts`, `commands`, `resources`, ...) share:
+ * the discovery layer, the events, the UI hooks, the configured servers and the client features of
+ * each connection. It imports nothing of the groups, so that every group can import it. Internal.
+ */
 export class HostCore {
   /** The discovery layer. */
-  readonly manager: McpServerManager;
+  readonly manager: McpServerManager<ConnectionClient>;
   /** The one emitter. */
   readonly events: HostEventEmitter;
-  /** OAuth sign-in and step-up. */
-  readonly auth: HostSignIn;
   /** The UI hooks. */
   readonly ui: UiHooks;
 
   /** The client features attached to each server's current client. */
-  readonly attached = new Map<string, { readonly client: Client; readonly features: AttachedClientFeatures }>();
+  readonly attached = new Map<string, { readonly client: ConnectionClient; readonly features: AttachedClientFeatures }>();
   /** Log levels set with `servers.setLogLevel`, by server (sent with every request on 2026-07-28). */
   readonly logLevels = new Map<string, LoggingLevel>();
   #servers: readonly ResolvedServer[];
@@ -35,9 +29,8 @@ export class HostCore {
 
   constructor(fields: {
     readonly servers: readonly ResolvedServer[];
-    readonly manager: McpServerManager;
+    readonly manager: McpServerManager<ConnectionClient>;
     readonly events: HostEventEmitter;
-    readonly auth: HostSignIn;
     readonly ui: UiHooks;
     readonly warnings: readonly HostWarning[];
   }) {
@@ -46,7 +39,6 @@ export class HostCore {
     this.#warnings = fields.warnings;
     this.manager = fields.manager;
     this.events = fields.events;
-    this.auth = fields.auth;
     this.ui = fields.ui;
   }
 
@@ -94,7 +86,7 @@ export class HostCore {
    *
    * @throws HostError `SERVER_NOT_FOUND` when no server of that name is configured, `SERVER_NOT_CONNECTED` when it is not connected.
    */
-  requireClient(serverName: string, what: string): Client {
+  requireClient(serverName: string, what: string): ConnectionClient {
     const client = this.manager.getClient(serverName);
     if (client) return client;
     throw this.notConnected(serverName, what);
@@ -138,38 +130,5 @@ export class HostCore {
   subscriptions(serverName: string): ResourceSubscriptions | undefined {
     const attached = this.attached.get(serverName);
     return attached && this.manager.getClient(serverName) === attached.client ? attached.features.subscriptions : undefined;
-  }
-
-  /** The MCP prompts as slash commands, in registry order. */
-  promptCommands(): PromptCommand[] {
-    return buildPromptCommands(
-      this.manager.prompts.list(),
-      BUILT_IN_COMMANDS.map((command) => command.name),
-    );
-  }
-
-  /**
-   * The skills as slash commands, in registry order: unique names that never take a built-in's or
-   * a prompt command's (see `buildSkillCommands`).
-   */
-  skillCommands(prompts: readonly PromptCommand[] = this.promptCommands()): SkillCommand[] {
-    return buildSkillCommands(this.manager.skills.list(), [
-      ...BUILT_IN_COMMANDS.map((command) => command.name),
-      ...prompts.map((prompt) => prompt.name),
-    ]);
-  }
-
-  /** The `/mcp` view as data. */
-  status(): HostStatus {
-    const prompts = this.promptCommands();
-    return buildStatus({
-      discoveryState: this.manager.getDiscoveryState(),
-      servers: this.servers,
-      snapshots: this.manager.listServers(),
-      tools: this.manager.tools.list(),
-      prompts,
-      skills: this.skillCommands(prompts),
-      warnings: this.warnings,
-    });
   }
 }

@@ -3,12 +3,12 @@ import type { ModelAdapter, UiHooks } from '@toolhost/contract';
 import type { AllowListStore, HostPolicy } from '@toolhost/confirmation';
 import type { FolderTrustStore } from '@toolhost/config/trust';
 import type { FetchFunction, TokenStore } from '@toolhost/oauth';
-import type { ProjectFolder, ServerRequestLimits, TraceContext } from './client-features/index.js';
+import type { ProjectFolder, ServerRequestLimits, TraceContext } from '@toolhost/connection';
 import type { SettingsSource } from './resolve-servers.js';
 import type { ResultMappingOptions } from './tool-call/map-tool-result.js';
 import type { PromptToolsOptions } from './tool-call/prompt-tools.js';
 import type { ResourceToolsOptions } from './tool-call/resource-tools.js';
-import type { TaskStore } from './tasks/task-store.js';
+import type { TaskStore } from './tool-call/tasks/task-store.js';
 import type { ConnectionPool } from './connection-pool/connection-pool.js';
 
 /** Options of the Skills extension (the `skills` host option as an object). */

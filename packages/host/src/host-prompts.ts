@@ -1,11 +1,9 @@
-import { completeArgument, type CompletionSuggestions } from './client-features/index.js';
+import { completeArgument, type CompletionSuggestions } from './client-features/complete-argument.js';
+import { promptCommands } from './command-lists.js';
 import type { HostCore } from './host-core.js';
-import type { RequestOptions } from './host-servers.js';
+import type { PromptCommand, PromptResult } from './prompt-command.js';
 import { fetchPrompt, findPromptCommand } from './prompt-commands.js';
-import type { PromptCommand, SlashCommandResult } from './slash-command.js';
-
-/** A prompt fetched with `prompts/get`, ready for the model. */
-export type PromptResult = Extract<SlashCommandResult, { kind: 'prompt' }>;
+import type { RequestOptions } from './request-options.js';
 
 /** `host.prompts`: the servers' MCP prompts, each also a slash command. */
 export class HostPrompts {
@@ -18,7 +16,7 @@ export class HostPrompts {
 
   /** Every prompt as a slash command, sorted by name (unique across servers and built-in commands). */
   list(): PromptCommand[] {
-    return this.#core.promptCommands().sort((a, b) => a.name.localeCompare(b.name));
+    return promptCommands(this.#core.manager).sort((a, b) => a.name.localeCompare(b.name));
   }
 
   /**
@@ -31,7 +29,7 @@ export class HostPrompts {
     options: RequestOptions = {},
   ): Promise<PromptResult> {
     this.#core.assertOpen();
-    const command = findPromptCommand(this.#core.promptCommands(), params.name);
+    const command = findPromptCommand(promptCommands(this.#core.manager), params.name);
     await this.#core.resume(command.serverName);
     return fetchPrompt({
       command,
@@ -61,7 +59,7 @@ export class HostPrompts {
     options: RequestOptions = {},
   ): Promise<CompletionSuggestions> {
     this.#core.assertOpen();
-    const command = findPromptCommand(this.#core.promptCommands(), params.name);
+    const command = findPromptCommand(promptCommands(this.#core.manager), params.name);
     await this.#core.resume(command.serverName);
     return completeArgument(this.#core.requireClient(command.serverName, `complete /${command.name}`), {
       ref: { type: 'prompt', name: command.promptName },

@@ -1,13 +1,10 @@
 import type { RegisteredResource, RegisteredResourceTemplate } from '@toolhost/discovery';
-import {
-  readResourceParts,
-  resolveResourceReferences,
-  type ResolvedResourceReferences,
-  type ResourceContent,
-} from './client-features/index.js';
+import { readResourceParts, type ResourceContent } from './client-features/read-resource-parts.js';
+import { resolveResourceReferences, type ResolvedResourceReferences } from './client-features/resource-references.js';
 import type { HostCore } from './host-core.js';
 import { HostError } from './host-error.js';
-import type { RequestOptions } from './host-servers.js';
+import { withHostErrors } from './host-error-from.js';
+import type { RequestOptions } from './request-options.js';
 
 /** A resource a connected server lists. */
 export interface HostResource {
@@ -130,7 +127,7 @@ export class HostResources {
     await this.#core.resume(params.serverName);
     const subscriptions = this.#core.subscriptions(params.serverName);
     if (!subscriptions) throw this.#core.notConnected(params.serverName, `subscribe to "${params.uri}"`);
-    await subscriptions.subscribe(params.uri);
+    await withHostErrors(() => subscriptions.subscribe(params.uri));
   }
 
   /** Unsubscribe from a resource (no request when it was not subscribed, or the server is gone). */

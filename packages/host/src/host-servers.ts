@@ -1,12 +1,18 @@
 import type { McpServerConfig } from '@toolhost/config';
 import type { HostToolDefinition } from '@toolhost/contract';
+import { setLogLevel } from '@toolhost/connection';
 import { DiscoveryError, McpServerStatus } from '@toolhost/discovery';
-import { setLogLevel } from './client-features/index.js';
+import { buildStatus } from './build-status.js';
+import { promptCommands, skillCommands } from './command-lists.js';
 import { formatStatus } from './format-status.js';
 import type { HostCore } from './host-core.js';
+import { withHostErrors } from './host-error-from.js';
 import type { LogLevel } from './host-events.js';
-import type { HostServerSet, SettingsReloadResult } from './host-server-set.js';
+import type { HostServerSet } from './host-server-set.js';
+import type { HostSignIn } from './host-sign-in.js';
 import type { FormatStatusOptions, HostStatus, ServerStatusView } from './host-status.js';
+import type { RequestOptions } from './request-options.js';
+import type { SettingsReloadResult } from './settings-reload-result.js';
 import { toToolDefinition } from './tool-call/callable-tool.js';
 
 /** Instructions a server sent when connecting, for the host's system prompt. */
@@ -17,12 +23,6 @@ export interface ServerInstructions {
   readonly instructions: string;
 }
 
-/** Options of a request the host sends on the user's behalf. */
-export interface RequestOptions {
-  /** Aborts the request. */
-  readonly signal?: AbortSignal;
-}
-
 /**
  * `host.servers`: the configured MCP servers, their status (the `/mcp` view), their tools, what
  * can be done to one server (sign in, reconnect, log level), and changes at runtime (add, remove,
@@ -31,26 +31,38 @@ export interface RequestOptions {
 export class HostServers {
   readonly #core: HostCore;
   readonly #set: HostServerSet;
+  readonly #auth: HostSignIn;
 
   /** @internal */
-  constructor(core: HostCore, set: HostServerSet) {
+  constructor(core: HostCore, set: HostServerSet, auth: HostSignIn) {
     this.#core = core;
     this.#set = set;
+    this.#auth = auth;
   }
 
   /** Every configured server with its status, in settings order (never `env` or header values). */
   list(): ServerStatusView[] {
-    return [...this.#core.status().servers];
+    return [...this.status().servers];
   }
 
   /** The `/mcp` view as data: every server, the discovery state and the host's warnings. */
   status(): HostStatus {
-    return this.#core.status();
+    const { manager } = this.#core;
+    const prompts = promptCommands(manager);
+    return buildStatus({
+      discoveryState: manager.getDiscoveryState(),
+      servers: this.#core.servers,
+      snapshots: manager.listServers(),
+      tools: manager.tools.list(),
+      prompts,
+      skills: skillCommands(manager, prompts),
+      warnings: this.#core.warnings,
+    });
   }
 
   /** The `/mcp` view as text, as the seeds show it. */
   formatStatus(options: FormatStatusOptions = {}): string {
-    return formatStatus(this.#core.status(), options);
+    return formatStatus(this.status(), options);
   }
 
   /** The registered tools in the host's vendor-neutral form, optionally of one server only. */
@@ -80,9 +92,9 @@ export class HostServers {
   async authenticate(params: { readonly serverName: string }, options: RequestOptions = {}): Promise<HostStatus> {
     this.#core.assertOpen();
     const { serverName } = params;
-    await this.#core.auth.signIn(serverName, { signal: options.signal, challenge: this.#core.auth.lastChallenge(serverName) });
+    await this.#auth.signIn(serverName, { signal: options.signal, challenge: this.#auth.lastChallenge(serverName) });
     await this.#core.manager.reconnect(serverName);
-    return this.#core.status();
+    return this.status();
   }
 
   /**
@@ -94,7 +106,7 @@ export class HostServers {
     this.#core.assertOpen();
     if (!this.#core.serversByName.has(params.serverName)) throw this.#core.notConnected(params.serverName, 'reconnect it');
     await this.#core.manager.reconnect(params.serverName);
-    const view = this.#core.status().servers.find((server) => server.name === params.serverName);
+    const view = this.status().servers.find((server) => server.name === params.serverName);
     if (!view) throw this.#core.notConnected(params.serverName, 'reconnect it');
     return view;
   }
@@ -170,7 +182,7 @@ export class HostServers {
       }
       throw error;
     }
-    return this.#core.status();
+    return this.status();
   }
 
   /**
@@ -209,7 +221,7 @@ export class HostServers {
   }
 
   #view(serverName: string, what: string): ServerStatusView {
-    const view = this.#core.status().servers.find((server) => server.name === serverName);
+    const view = this.status().servers.find((server) => server.name === serverName);
     if (!view) throw this.#core.notConnected(serverName, what);
     return view;
   }
@@ -224,7 +236,8 @@ export class HostServers {
   async setLogLevel(params: { readonly serverName: string; readonly level: LogLevel }, _options: RequestOptions = {}): Promise<void> {
     this.#core.assertOpen();
     const { serverName, level } = params;
-    await setLogLevel(this.#core.requireClient(serverName, 'set its log level'), { serverName, level });
+    const client = this.#core.requireClient(serverName, 'set its log level');
+    await withHostErrors(() => setLogLevel(client, { serverName, level }));
     this.#core.logLevels.set(serverName, level);
   }
 }

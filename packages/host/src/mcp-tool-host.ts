@@ -1,7 +1,16 @@
-import type { Client } from '@modelcontextprotocol/client';
-import { SKILLS_EXTENSION_ID } from '@modelcontextprotocol/client/ext/skills';
 import { formatToolhostCommand, getAppDirFromEnv } from '@toolhost/config';
-import { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
+import { ConfirmationPolicy, LinearTimeJsonSchemaValidator, ToolArgumentValidator } from '@toolhost/confirmation';
+import {
+  createClientFeatures,
+  DEFAULT_MAX_MESSAGE_DEPTH,
+  RootsController,
+  SKILLS_EXTENSION_ID,
+  type ConnectionClient,
+  type OpenConnection,
+  type ProjectFolder,
+  type TraceContext,
+} from '@toolhost/connection';
+import type { PoolHost } from '@toolhost/connection/pool';
 import { escapeControlText, type HostToolDefinition, type ModelAdapter, type ModelToolCall, type UiHooks } from '@toolhost/contract';
 import {
   DEFAULT_CLIENT_INFO,
@@ -11,29 +20,25 @@ import {
   versionNegotiationOptions,
   type StderrEvent,
 } from '@toolhost/discovery';
-import {
-  createClientFeatures,
-  DEFAULT_MAX_MESSAGE_DEPTH,
-  RootsController,
-  type ProjectFolder,
-  type TraceContext,
-} from './client-features/index.js';
 import { createScriptedAdapter } from './create-scripted-adapter.js';
 import { defaultTokenStore, needsAuthentication } from './host-auth.js';
+import { skillCommands } from './command-lists.js';
 import { HostCommands } from './host-commands.js';
 import { HostConfirmations } from './host-confirmations.js';
 import { HostCore } from './host-core.js';
-import { poolConnectionSource } from './connection-pool/connection-pool.js';
 import { HostError } from './host-error.js';
+import { hostErrorFrom, withHostErrors } from './host-error-from.js';
 import { HostEventEmitter, type HostEvents } from './host-events.js';
 import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
+import type { ConnectionPool } from './connection-pool/connection-pool.js';
 import { HostTasks } from './host-tasks.js';
-import { TaskRegistry, type ResolvedTaskOptions } from './tasks/task-registry.js';
-import { defaultTaskStore } from './tasks/task-store.js';
+import { TaskRegistry, type ResolvedTaskOptions } from './tool-call/tasks/task-registry.js';
+import { defaultTaskStore } from './tool-call/tasks/task-store.js';
 import { HostPrompts } from './host-prompts.js';
 import { HostResources } from './host-resources.js';
 import { HostServerSet } from './host-server-set.js';
-import { HostServers, type RequestOptions } from './host-servers.js';
+import { HostServers } from './host-servers.js';
+import type { RequestOptions } from './request-options.js';
 import { HostSignIn } from './host-sign-in.js';
 import { buildDiscoveryReport, type DiscoveryReport } from './discovery-report.js';
 import { buildHostWarnings } from './host-warnings.js';
@@ -136,6 +141,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   readonly skills: HostSkills;
 
   readonly #core: HostCore;
+  /** OAuth sign-in and step-up of the remote servers. */
+  readonly #auth: HostSignIn;
   readonly #rootsController: RootsController;
   readonly #runtime: ToolCallRuntime;
   readonly #pendingConfirmations: PendingConfirmations;
@@ -165,9 +172,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.#limits = options.limits;
     this.#onConnectionError = options.onConnectionError ?? 'warn';
     this.#cliAppDir = options.settings ? undefined : options.appDir;
-    this.#rootsController = new RootsController({
-      folders: options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []),
-    });
+    this.#rootsController = createRootsController(options.roots ?? (options.projectDir !== undefined ? [options.projectDir] : []));
     const tokenStore = options.stores?.tokens ?? defaultTokenStore(options);
     const auth = new HostSignIn({
       servers: () => this.#core.servers,
@@ -180,7 +185,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       fetch: options.fetch,
       env: options.env,
     });
-    const manager = new McpServerManager({
+    const manager = new McpServerManager<ConnectionClient>({
       servers: resolved.servers,
       clientInfo: this.#clientInfo,
       toolNamePolicy: this.adapter.toolNames,
@@ -213,7 +218,8 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       ...(this.#skillSettings.enabled ? { skills: true } : {}),
       ...(options.reconnect ? { reconnect: options.reconnect } : {}),
     });
-    this.#core = new HostCore({ servers: resolved.servers, manager, events, auth, ui, warnings: buildHostWarnings(resolved) });
+    this.#auth = auth;
+    this.#core = new HostCore({ servers: resolved.servers, manager, events, ui, warnings: buildHostWarnings(resolved) });
     const taskOptions = resolveTaskOptions(options.tasks);
     this.#taskRegistry = taskOptions
       ? new TaskRegistry({ options: taskOptions, store: options.stores?.tasks ?? defaultTaskStore(options), events })
@@ -225,7 +231,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     this.confirmations = new HostConfirmations(this.#core, this.#pendingConfirmations, (params) => checkToolCall(runtime, params));
     this.tasks = new HostTasks(this.#core, this.#taskRegistry, () => this.#runtime);
     const serverSet = new HostServerSet(this.#core, options, resolved);
-    this.servers = new HostServers(this.#core, serverSet);
+    this.servers = new HostServers(this.#core, serverSet, auth);
     this.prompts = new HostPrompts(this.#core);
     this.skills = new HostSkills(this.#core, () => runtime, this.#skillSettings);
     this.commands = new HostCommands(this.#core, this.servers, this.prompts, this.skills);
@@ -234,7 +240,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     const rootsController = this.#rootsController;
     this.roots = {
       list: () => rootsController.list(),
-      set: (params) => rootsController.setFolders(params.folders),
+      set: (params) => withHostErrors(() => rootsController.setFolders(params.folders)),
     };
     this.#watcher = this.#startWatcher(options, serverSet);
   }
@@ -310,7 +316,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     }
     if (this.#onConnectionError === 'throw') this.#throwOnFailedServers();
     return buildDiscoveryReport({
-      status: this.#core.status(),
+      status: this.servers.status(),
       servers: this.#core.serversByName,
       toolCount: this.#definitions(undefined).length,
       appDir: this.#cliAppDir,
@@ -398,7 +404,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
     // Task waits stop; the tasks stay outstanding (kept in the task store) for a later host.
     this.#taskRegistry?.close();
     this.#watcher?.close();
-    this.#core.auth.close();
+    this.#auth.close();
     for (const { features } of this.#core.attached.values()) features.detach();
     this.#core.attached.clear();
     await this.#core.manager.close();
@@ -411,7 +417,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
    * revision, and the handlers for sampling, elicitation, roots, logging and resource updates.
    * Private: SDK classes stay out of toolhost's public API.
    */
-  #createClient(serverName: string): Client {
+  #createClient(serverName: string): ConnectionClient {
     const { events, ui, attached } = this.#core;
     const features = createClientFeatures({
       serverName,
@@ -424,6 +430,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       roots: this.#rootsController,
       onLog: (event) => events.emit('server-log', event),
       onResourceUpdated: (event) => events.emit('resource-update', event),
+      jsonSchemaValidator: SDK_SCHEMA_VALIDATOR,
       ...this.#versionSettings(serverName),
       ...(this.#extensions ? { extensions: this.#extensions } : {}),
       ...(this.#limits?.serverRequests ? { serverRequests: this.#limits.serverRequests } : {}),
@@ -484,7 +491,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
   /** The `activate_skill` tool for the skills known now (rebuilt when their names change), or none. */
   #activeSkillTool(): HostProvidedTool | undefined {
     if (!this.#skillSettings.activateTool || this.#core.manager.skills.size === 0) return undefined;
-    const names = this.#core.skillCommands().map((command) => command.name);
+    const names = skillCommands(this.#core.manager).map((command) => command.name);
     if (names.length === 0) return undefined;
     const key = JSON.stringify(names);
     if (this.#skillTool?.key !== key) this.#skillTool = { key, tool: createActivateSkillTool(names, this.skills) };
@@ -596,7 +603,7 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
       getClient: (serverName) => manager.getClient(serverName),
       isParked: (serverName) => manager.isParked(serverName),
       resume: (serverName) => core.resume(serverName),
-      withStepUp: (stepUp) => core.auth.withStepUp(stepUp),
+      withStepUp: (stepUp) => this.#auth.withStepUp(stepUp),
       resultMapping: options.resultMapping ?? {},
       maxTotalTimeoutMs: options.maxTotalCallTimeoutMs ?? DEFAULT_MAX_TOTAL_CALL_TIMEOUT_MS,
       ...(options.limits?.progressIntervalMs !== undefined ? { progressIntervalMs: options.limits.progressIntervalMs } : {}),
@@ -606,6 +613,38 @@ export class McpToolHost<TTool = unknown, TResponse = unknown, TToolResults = un
         : {}),
       newToolCallId: () => `toolcall-${(this.#callCounter += 1)}`,
     };
+  }
+}
+
+/**
+ * The validator the SDK client uses for server-supplied schemas (a tool's `outputSchema` in
+ * `callTool`), shared by every client: Ajv with patterns matched in linear time by RE2, so a
+ * catastrophic pattern cannot freeze the process.
+ */
+const SDK_SCHEMA_VALIDATOR = new LinearTimeJsonSchemaValidator();
+
+/** The controller of the host's project folders. @throws HostError `INVALID_ROOT` for a folder that is not an absolute path. */
+function createRootsController(folders: ReadonlyArray<string | ProjectFolder>): RootsController {
+  try {
+    return new RootsController({ folders });
+  } catch (error) {
+    throw hostErrorFrom(error);
+  }
+}
+
+/**
+ * Where discovery gets this host's connections with the `connectionPool` option.
+ *
+ * @throws HostError `INVALID_OPTIONS` when the pool was not made by `createConnectionPool`.
+ */
+function poolConnectionSource(pool: ConnectionPool, host: PoolHost): OpenConnection<ConnectionClient> {
+  if (typeof (pool as Partial<ConnectionPool>).connectionSource !== 'function') {
+    throw new HostError({ code: 'INVALID_OPTIONS', message: 'connectionPool must be made by createConnectionPool().' });
+  }
+  try {
+    return pool.connectionSource(host);
+  } catch (error) {
+    throw hostErrorFrom(error);
   }
 }
 

@@ -1,4 +1,4 @@
-import type { PromptCommand } from './slash-command.js';
+import type { PromptCommand } from './prompt-command.js';
 
 /** One argument a prompt declares (from `prompts/list`). */
 export type PromptArgumentSpec = PromptCommand['arguments'][number];

@@ -1,9 +1,9 @@
-import type { Client, GetPromptResult } from '@modelcontextprotocol/client';
+import type { ConnectionClient, GetPromptResult } from '@toolhost/connection';
 import { escapeControlText } from '@toolhost/contract';
 import type { RegisteredPrompt } from '@toolhost/discovery';
 import { HostError } from './host-error.js';
 import { parsePromptArguments } from './parse-prompt-arguments.js';
-import type { PromptCommand, SlashCommandResult } from './slash-command.js';
+import type { PromptCommand, PromptResult } from './prompt-command.js';
 
 /** Timeout of `prompts/get`, as in Gemini CLI (the SDK default). */
 export const PROMPT_TIMEOUT_MS = 60_000;
@@ -76,7 +76,7 @@ export interface RunPromptCommandOptions {
   /** The argument text after the command name. */
   readonly args: string;
   /** The server's connected client, when it is connected. */
-  readonly client: Client | undefined;
+  readonly client: Pick<ConnectionClient, 'getPrompt'> | undefined;
   /** Aborts `prompts/get`. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -86,7 +86,7 @@ export interface RunPromptCommandOptions {
  *
  * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_CONNECTED`, `REQUEST_FAILED` or `INVALID_RESPONSE`.
  */
-export function runPromptCommand(options: RunPromptCommandOptions): Promise<SlashCommandResult> {
+export function runPromptCommand(options: RunPromptCommandOptions): Promise<PromptResult> {
   const parsed = parsePromptArguments(options.args, options.command.arguments);
   return fetchPrompt({ ...options, values: parsed.values });
 }
@@ -98,7 +98,7 @@ export interface PromptRequestOptions {
   /** The argument values, by name. */
   readonly values: Readonly<Record<string, string>>;
   /** The server's connected client, when it is connected. */
-  readonly client: Client | undefined;
+  readonly client: Pick<ConnectionClient, 'getPrompt'> | undefined;
   /** Aborts `prompts/get`. */
   readonly signal?: AbortSignal | undefined;
 }
@@ -142,7 +142,7 @@ export async function requestPrompt(options: PromptRequestOptions): Promise<GetP
  *
  * @throws HostError `MISSING_PROMPT_ARGUMENTS`, `SERVER_NOT_CONNECTED`, `REQUEST_FAILED` or `INVALID_RESPONSE`.
  */
-export async function fetchPrompt(options: PromptRequestOptions): Promise<Extract<SlashCommandResult, { kind: 'prompt' }>> {
+export async function fetchPrompt(options: PromptRequestOptions): Promise<PromptResult> {
   const { command, client, values } = options;
   const missing = command.arguments
     .filter((argument) => argument.required && values[argument.name] === undefined)

@@ -1,11 +1,12 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { ConnectionClient } from '@toolhost/connection';
 import { BUILT_IN_COMMANDS, runBuiltInCommand, type BuiltInCommandContext } from './built-in-commands.js';
 import { HostError } from './host-error.js';
 import type { HostStatus } from './host-status.js';
 import { runPromptCommand } from './prompt-commands.js';
-import { formatPromptHelp, parseSlashCommandLine, type PromptCommand, type SlashCommandResult } from './slash-command.js';
+import type { PromptCommand } from './prompt-command.js';
+import { formatPromptHelp, parseSlashCommandLine, type SlashCommandResult } from './slash-command.js';
 import type { SkillCommand } from './skills/skill-commands.js';
-import type { LoadedSkill } from './skills/host-skills.js';
+import type { LoadedSkill } from './skills/loaded-skill.js';
 
 /** What running a slash command needs from the host. */
 export interface SlashCommandContext {
@@ -16,7 +17,7 @@ export interface SlashCommandContext {
   /** Load a skill the user asked for. */
   readonly loadSkill: (command: SkillCommand) => Promise<LoadedSkill>;
   /** The connected client of a server. */
-  readonly getClient: (serverName: string) => Client | undefined;
+  readonly getClient: (serverName: string) => Pick<ConnectionClient, 'getPrompt'> | undefined;
   /** Connect again a server a connection pool closed while idle (before its prompt is fetched). */
   readonly resume?: (serverName: string) => Promise<void>;
   /** The current status (for `/mcp`). */

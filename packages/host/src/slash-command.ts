@@ -1,6 +1,7 @@
 import { escapeControlText } from '@toolhost/contract';
 import { HostError } from './host-error.js';
-import type { LoadedSkill } from './skills/host-skills.js';
+import type { PromptCommand, PromptResult } from './prompt-command.js';
+import type { LoadedSkill } from './skills/loaded-skill.js';
 import type { SkillCommand } from './skills/skill-commands.js';
 
 /** A slash command, as `commands/get` lists it. */
@@ -22,49 +23,9 @@ export interface SlashCommand {
   readonly subCommands: readonly SlashCommand[];
 }
 
-/** An MCP prompt offered as a slash command. */
-export interface PromptCommand {
-  /** Slash command name, unique across servers and built-ins (`poem-writer`, or `other__poem-writer` on a clash). */
-  readonly name: string;
-  /** The server that provides the prompt. */
-  readonly serverName: string;
-  /** The prompt's own name on its server (used for `prompts/get`). */
-  readonly promptName: string;
-  /** Display title, when the server gives one. */
-  readonly title?: string;
-  /** The prompt's description. */
-  readonly description: string;
-  /** The prompt's arguments. */
-  readonly arguments: ReadonlyArray<{
-    /** Argument name, used as `--name=value`. */
-    readonly name: string;
-    /** What the argument is for. */
-    readonly description?: string;
-    /** Whether the prompt needs it. */
-    readonly required?: boolean;
-  }>;
-  /** True when the prompt takes no arguments, so a UI may run it as soon as it is chosen. */
-  readonly autoExecute: boolean;
-}
-
 /** The output of a slash command. */
 export type SlashCommandResult =
-  | {
-      /** A prompt was fetched with `prompts/get`: `text` is ready to send to the model. */
-      readonly kind: 'prompt';
-      /** The command that ran. */
-      readonly commandName: string;
-      /** The server that provided the prompt. */
-      readonly serverName: string;
-      /** The prompt's own name on its server. */
-      readonly promptName: string;
-      /** The argument values sent to the server. */
-      readonly arguments: Readonly<Record<string, string>>;
-      /** The prompt text for the model: the text of every message, joined by blank lines. */
-      readonly text: string;
-      /** The server's messages as returned, for hosts that replay them as separate turns. */
-      readonly messages: readonly { readonly role: 'user' | 'assistant'; readonly content: unknown }[];
-    }
+  | PromptResult
   | {
       /**
        * A skill (the MCP Skills extension) was loaded and verified: `text` is ready to send to the

@@ -10,7 +10,7 @@ import type { ToolCall } from '@toolhost/contract';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { HostTaskOptions, McpToolHostOptions } from './host-options.js';
 import { McpToolHost } from './mcp-tool-host.js';
-import { FileTaskStore, InMemoryTaskStore, type TaskStore } from './tasks/task-store.js';
+import { FileTaskStore, InMemoryTaskStore, type TaskStore } from './tool-call/tasks/task-store.js';
 
 const FAST: HostTaskOptions = { minPollIntervalMs: 10, defaultPollIntervalMs: 20, maxPollIntervalMs: 100 };
 

@@ -66,3 +66,12 @@ export function useProjectFolders(prefix: string): ProjectFolders {
 export function textOf(result: { readonly parts: readonly unknown[] } | undefined, separator = ''): string {
   return (result?.parts ?? []).map((part) => (part as { text?: string }).text ?? '').join(separator);
 }
+
+/** Resolves when `predicate` holds, polling every 20 ms; rejects after `timeoutMs`. */
+export async function waitFor(predicate: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const started = Date.now();
+  while (!predicate()) {
+    if (Date.now() - started > timeoutMs) throw new Error('waitFor: condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -1,19 +1,23 @@
 // Tool definitions come from servers and queries from a model: both are hostile. These tests list
 // the tools of real fixture servers over loopback HTTP, as a host would, index them through the
 // public API and search them with hostile queries.
-import { Client, StreamableHTTPClientTransport, type Tool } from '@modelcontextprotocol/client';
+import { connectClient, ConnectionClient, type OpenedConnection, type Tool } from '@toolhost/connection';
 import { SEARCH_HOSTILE_MARKER, startHttpFixture, type FixtureBehaviour, type HttpFixture } from '@toolhost-internal/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolIndex, ToolSearch, ToolSearchError, TOOL_SEARCH_LIMITS, type ToolIndex, type ToolSearchEntry } from './index.js';
 
-const open: Array<{ fixture: HttpFixture; client: Client }> = [];
+const open: Array<{ fixture: HttpFixture; connection?: OpenedConnection }> = [];
 
 /** The tools a fixture server lists, as search entries of the server `serverName`. */
 async function listEntries(behaviour: FixtureBehaviour, serverName: string): Promise<ToolSearchEntry[]> {
   const fixture = await startHttpFixture({ behaviour });
-  const client = new Client({ name: 'tool-search-test', version: '1.0.0' });
-  open.push({ fixture, client });
-  await client.connect(new StreamableHTTPClientTransport(new URL(fixture.url)));
+  const opened: { fixture: HttpFixture; connection?: OpenedConnection } = { fixture };
+  open.push(opened);
+  // A host refuses answers nested past 512 levels; the hostile schema nests 600 so that the index's
+  // own bound is what is tested, so this client lets it through.
+  const client = new ConnectionClient({ name: 'tool-search-test', version: '1.0.0' }, { capabilities: {} }, { maxMessageDepth: 1_000 });
+  const config = { type: 'http', url: fixture.url } as const;
+  opened.connection = await connectClient({ serverName, config, client, timeout: 30_000, signal: AbortSignal.timeout(60_000) });
   const { tools } = await client.listTools();
   return tools.map((tool: Tool) => ({
     name: tool.name,
@@ -36,8 +40,8 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const { fixture, client } of open.splice(0)) {
-    await client.close();
+  for (const { fixture, connection } of open.splice(0)) {
+    await connection?.close();
     await fixture.close();
   }
 });

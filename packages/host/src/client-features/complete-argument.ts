@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { ConnectionClient } from '@toolhost/connection';
 
 /** Options of {@link completeArgument}. */
 export interface CompleteArgumentOptions {
@@ -29,7 +29,10 @@ export interface CompletionSuggestions {
  * slash-command arguments. Returns no suggestions (never throws) when the server has no
  * `completions` capability.
  */
-export async function completeArgument(client: Client, options: CompleteArgumentOptions): Promise<CompletionSuggestions> {
+export async function completeArgument(
+  client: Pick<ConnectionClient, 'getServerCapabilities' | 'complete'>,
+  options: CompleteArgumentOptions,
+): Promise<CompletionSuggestions> {
   if (!client.getServerCapabilities()?.completions) return { values: [], hasMore: false };
   const ref =
     options.ref.type === 'prompt'

@@ -4,8 +4,8 @@ import { startClientFeaturesServer, type ClientFeaturesServer } from '@toolhost-
 import { createScriptedAdapter } from '../create-scripted-adapter.js';
 import { McpToolHost } from '../mcp-tool-host.js';
 import type { ElicitationRequest } from '@toolhost/contract';
-import type { ServerLogEvent } from './logging.js';
-import { EVERYTHING_SERVER, waitFor } from './test-support.js';
+import type { ServerLogEvent } from '../host-events.js';
+import { EVERYTHING_SERVER_PATH as EVERYTHING_SERVER, waitFor } from '../test-support.js';
 
 const hosts: McpToolHost[] = [];
 const fixtures: ClientFeaturesServer[] = [];

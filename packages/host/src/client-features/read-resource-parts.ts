@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { ConnectionClient } from '@toolhost/connection';
 import type { ContentPart } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 
@@ -26,7 +26,10 @@ export interface ReadResourceOptions {
  * Reads a resource and returns each content item as a part: text as `text`, binary (`blob`) as
  * `inlineData` with its MIME type. Failures become a `HostError` (`REQUEST_FAILED`).
  */
-export async function readResourceParts(client: Client, options: ReadResourceOptions): Promise<ResourceContent[]> {
+export async function readResourceParts(
+  client: Pick<ConnectionClient, 'readResource'>,
+  options: ReadResourceOptions,
+): Promise<ResourceContent[]> {
   let contents;
   try {
     const result = await client.readResource({ uri: options.uri }, options.signal ? { signal: options.signal } : {});

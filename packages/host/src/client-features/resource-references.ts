@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { ConnectionClient } from '@toolhost/connection';
 import type { ContentPart } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 import { readResourceParts } from './read-resource-parts.js';
@@ -32,7 +32,7 @@ export interface ResolveResourceReferencesOptions {
   /** The user's input. */
   readonly input: string;
   /** The connected client of a server, or undefined when the name is unknown. */
-  readonly getClient: (serverName: string) => Client | undefined;
+  readonly getClient: (serverName: string) => Pick<ConnectionClient, 'readResource'> | undefined;
   /** Aborts the reads. */
   readonly signal?: AbortSignal;
 }

@@ -1,24 +1,20 @@
-import type { Client } from '@modelcontextprotocol/client';
+import { connectClient, createClientFeatures, type ConnectionClient, type OpenedConnection } from '@toolhost/connection';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completeArgument } from './complete-argument.js';
-import { createClientFeatures, type AttachedClientFeatures } from './create-client-features.js';
 import { readResourceParts } from './read-resource-parts.js';
 import { parseResourceReferences, resolveResourceReferences } from './resource-references.js';
-import type { ResourceUpdatedEvent } from './resource-subscriptions.js';
-import { connectEverything, waitFor } from './test-support.js';
+import { everythingServer } from '../test-support.js';
 
-let client: Client;
-let attached: AttachedClientFeatures;
-const updates: ResourceUpdatedEvent[] = [];
+let client: ConnectionClient;
+let connection: OpenedConnection;
 
 beforeAll(async () => {
-  const features = createClientFeatures({ serverName: 'everything', onResourceUpdated: (event) => updates.push(event) });
-  client = await connectEverything(features.capabilities, (c) => {
-    attached = features.attach(c);
-  });
+  client = createClientFeatures({ serverName: 'everything' }).createClient({ name: 'toolhost-test', version: '0.0.0' }).client;
+  const config = everythingServer();
+  connection = await connectClient({ serverName: 'everything', config, client, timeout: 30_000, signal: AbortSignal.timeout(60_000) });
 });
 afterAll(async () => {
-  await client.close();
+  await connection.close();
 });
 
 describe('resources against server-everything', () => {
@@ -38,17 +34,6 @@ describe('resources against server-everything', () => {
       serverName: 'everything',
       uri: 'demo://resource/dynamic/text/0',
     });
-  });
-
-  it('subscribes and receives notifications/resources/updated', async () => {
-    await attached.subscriptions.subscribe('demo://resource/dynamic/text/1');
-    expect(attached.subscriptions.list()).toEqual(['demo://resource/dynamic/text/1']);
-    await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-    await waitFor(() => updates.length > 0);
-    expect(updates[0]).toEqual({ serverName: 'everything', uri: 'demo://resource/dynamic/text/1' });
-    await client.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
-    await attached.subscriptions.unsubscribe('demo://resource/dynamic/text/1');
-    expect(attached.subscriptions.list()).toEqual([]);
   });
 
   it('resolves @server:uri references in user input into parts', async () => {

@@ -1,4 +1,4 @@
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { SchemaValidatorFactory } from '@toolhost/connection';
 import { LinearTimeJsonSchemaValidator } from '@toolhost/confirmation';
 
 /** How a result's structured content relates to the tool's `outputSchema`. */
@@ -44,11 +44,14 @@ export interface CheckStructuredContentOptions {
    * RE2 (`LinearTimeJsonSchemaValidator` of `@toolhost/confirmation`); a schema with a pattern RE2
    * cannot run (backreference, lookaround) is `unchecked`
    */
-  readonly validator?: jsonSchemaValidator;
+  readonly validator?: SchemaValidatorFactory;
 }
 
-const defaultValidator: jsonSchemaValidator = new LinearTimeJsonSchemaValidator();
-const compiled = new WeakMap<object, JsonSchemaValidator<unknown>>();
+/** One compiled check of a value against a schema. */
+type SchemaCheck = ReturnType<SchemaValidatorFactory['getValidator']>;
+
+const defaultValidator: SchemaValidatorFactory = new LinearTimeJsonSchemaValidator();
+const compiled = new WeakMap<object, SchemaCheck>();
 
 function jsonFromText(result: CheckStructuredContentOptions['result']): Record<string, unknown> | undefined {
   const text = (result.content ?? [])
@@ -85,13 +88,13 @@ export function checkStructuredContent(options: CheckStructuredContentOptions): 
   let validate = options.validator ? undefined : compiled.get(outputSchema);
   try {
     if (!validate) {
-      validate = (options.validator ?? defaultValidator).getValidator<unknown>(outputSchema as JsonSchemaType);
+      validate = (options.validator ?? defaultValidator).getValidator<unknown>(outputSchema);
       if (!options.validator) compiled.set(outputSchema, validate);
     }
   } catch (error) {
     return { status: 'unchecked', structuredContent, errorMessage: error instanceof Error ? error.message : String(error) };
   }
-  let outcome: ReturnType<JsonSchemaValidator<unknown>>;
+  let outcome: ReturnType<SchemaCheck>;
   try {
     outcome = validate(structuredContent);
   } catch (error) {

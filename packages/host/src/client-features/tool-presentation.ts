@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import type { Tool } from '@toolhost/connection';
 
 /** An icon a server gives for a tool (2025-11-25 `icons`). */
 export interface ToolIcon {

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@toolhost/connection';
 import type { ContentPart } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 import { hostTool, type HostProvidedTool } from '../tool-call/host-provided-tool.js';

@@ -1,4 +1,4 @@
-import type { Skill } from '@modelcontextprotocol/client/ext/skills';
+import type { Skill } from '@toolhost/connection';
 import { ConfirmationError, type Authorization, type ToolCallSubject, type ToolDefinition } from '@toolhost/confirmation';
 import type { ConfirmationRequest } from '@toolhost/contract';
 import { HostError, type HostErrorCode } from '../host-error.js';

@@ -1,13 +1,14 @@
-import type { Client } from '@modelcontextprotocol/client';
-import { SkillsClient, SkillVerificationError, type Skill, type SkillFile } from '@modelcontextprotocol/client/ext/skills';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
+import { readSkillFile, skillVerificationFailure, type Skill, type SkillFile } from '@toolhost/connection';
 import { escapeControlText, type ContentPart } from '@toolhost/contract';
+import { skillCommands } from '../command-lists.js';
 import type { HostCore } from '../host-core.js';
 import { HostError } from '../host-error.js';
-import type { RequestOptions } from '../host-servers.js';
+import type { RequestOptions } from '../request-options.js';
 import type { ToolCallRuntime } from '../tool-call/tool-call-runtime.js';
 import { authoriseSkillLoad, type SkillLoadSubject } from './authorise-skill.js';
 import type { SkillCommand } from './skill-commands.js';
+import type { LoadedSkill, LoadedSkillFile } from './loaded-skill.js';
 import { formatActivatedSkill, formatAvailableSkills, modelBlockText, type SkillFileInfo } from './skill-text.js';
 
 /** How skills are offered (the `skills` host option, resolved). */
@@ -61,65 +62,6 @@ export interface SkillLoadOptions extends RequestOptions {
    * slash command). The host's policy `deny` still refuses. @default false
    */
   readonly userInitiated?: boolean;
-}
-
-/** A skill loaded and verified: its instructions for the model, and the rest of it. */
-export interface LoadedSkill {
-  /** Its unique name in this host (slash command, `activate_skill` name). */
-  readonly name: string;
-  /** The server it came from. */
-  readonly serverName: string;
-  /** The skill's own name. */
-  readonly skillName: string;
-  /** The URI of its `SKILL.md`. */
-  readonly uri: string;
-  /** What it does (made safe to show, as in {@link HostSkill}). */
-  readonly description: string;
-  /** The `SKILL.md` frontmatter, parsed and equal to the entry's, field by field. */
-  readonly frontmatter: Readonly<Record<string, unknown>>;
-  /** The `SKILL.md` body (the markdown after the frontmatter) exactly as the server sent it. */
-  readonly body: string;
-  /**
-   * Whether size and digest were checked: `false` only for a `"dynamic"` skill, which lists no
-   * digests (its frontmatter is checked all the same).
-   */
-  readonly verified: boolean;
-  /** Its other files (path relative to the skill's folder, and listed size); `'dynamic'` when the server does not list them. */
-  readonly files: readonly SkillFileInfo[] | 'dynamic';
-  /**
-   * The skill for the model, in Gemini CLI's format: `<activated_skill name="...">` with the
-   * instructions (the body, control characters escaped, capped at `maxLength`) and the list of
-   * its other files.
-   */
-  readonly text: string;
-  /** {@link LoadedSkill.text} as model-neutral parts. */
-  readonly parts: ContentPart[];
-}
-
-/** One file of a skill, read and verified (`host.skills.readFile()`). */
-export interface LoadedSkillFile {
-  /** The skill's unique name. */
-  readonly name: string;
-  /** The server it came from. */
-  readonly serverName: string;
-  /** The path asked for, relative to the skill's folder. */
-  readonly path: string;
-  /** The file's URI. */
-  readonly uri: string;
-  /** Its MIME type, when the server gave one. */
-  readonly mimeType?: string;
-  /** Its size in bytes. */
-  readonly size: number;
-  /** Whether size and digest were checked (`false` for a `"dynamic"` skill). */
-  readonly verified: boolean;
-  /** Its text exactly as sent, when the server sent text (or the bytes are UTF-8). */
-  readonly text?: string;
-  /**
-   * The file for the model: text as a text part (control characters escaped, capped at
-   * `maxLength`); an image or audio file as inline data (when its base64 fits `maxLength`); any
-   * other binary file as a note.
-   */
-  readonly parts: ContentPart[];
 }
 
 /** Key of a skill in the set of loaded skills. */
@@ -182,7 +124,7 @@ export class HostSkills {
    * host option; otherwise none). Listing reads no skill file.
    */
   list(params: { readonly serverName?: string } = {}): HostSkill[] {
-    const commands = this.#core.skillCommands();
+    const commands = skillCommands(this.#core.manager);
     const shown = params.serverName === undefined ? commands : commands.filter((command) => command.serverName === params.serverName);
     return shown.map((command) => {
       const { skill } = command.entry;
@@ -308,7 +250,7 @@ export class HostSkills {
         message: `Skills are not enabled in this host, so skill "${escapeControlText(params.name, { maxLength: 200 })}" cannot be loaded; create the host with the skills option (McpToolHost.create({ skills: true })).`,
       });
     }
-    const commands = this.#core.skillCommands();
+    const commands = skillCommands(this.#core.manager);
     const name = escapeControlText(params.name, { maxLength: 200 });
     if (params.serverName === undefined) {
       const exact = commands.find((command) => command.name === params.name);
@@ -362,14 +304,15 @@ export class HostSkills {
     const { serverName } = command;
     const skill = command.entry.skill;
     const label = `skill "${command.skillName}" of MCP server "${serverName}"`;
-    const client: Client = this.#core.requireClient(serverName, `load ${label}`);
+    const client = this.#core.requireClient(serverName, `load ${label}`);
     const timeout = this.#core.serversByName.get(serverName)?.config.timeout ?? DEFAULT_MCP_TIMEOUT_MS;
     try {
-      return await new SkillsClient(client).read(skill, path, { timeout, ...(options.signal ? { signal: options.signal } : {}) });
+      return await readSkillFile(client, skill, path, { timeout, ...(options.signal ? { signal: options.signal } : {}) });
     } catch (error) {
       const shownPath = path === undefined ? 'SKILL.md' : escapeControlText(path, { maxLength: 500 });
       const detail = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 2000 });
-      if (error instanceof SkillVerificationError && error.reason === 'unlisted') {
+      const verification = skillVerificationFailure(error);
+      if (verification?.reason === 'unlisted') {
         const files = otherFiles(skill);
         throw new HostError({
           code: 'SKILL_NOT_FOUND',
@@ -379,13 +322,13 @@ export class HostSkills {
           cause: error,
         });
       }
-      if (error instanceof SkillVerificationError) {
+      if (verification) {
         throw new HostError({
           code: 'SKILL_VERIFICATION_FAILED',
           serverName,
           commandName: command.name,
-          uri: error.uri,
-          message: `${label} was not loaded: its ${shownPath} failed ${error.reason} verification against the server's skill entry (${detail}). The server serves content other than it listed; do not use this skill until the server is fixed.`,
+          uri: verification.uri,
+          message: `${label} was not loaded: its ${shownPath} failed ${verification.reason} verification against the server's skill entry (${detail}). The server serves content other than it listed; do not use this skill until the server is fixed.`,
           cause: error,
         });
       }

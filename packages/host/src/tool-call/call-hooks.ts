@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@toolhost/connection';
 import { escapeControlText } from '@toolhost/contract';
 import { PER_CALL_AUTHORIZATION_HEADER } from '@toolhost/transport';
 import { HostError } from '../host-error.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@toolhost/connection';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { escapeControlText, stripTagCharacters, type HostToolDefinition } from '@toolhost/contract';
 import type { RegisteredTool } from '@toolhost/discovery';

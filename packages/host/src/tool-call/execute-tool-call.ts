@@ -1,16 +1,20 @@
-import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/client';
-import type { CallToolRequestOptions, CallToolResult } from '@modelcontextprotocol/client';
+import {
+  isModernRevision,
+  mayMirrorHeaders,
+  readElicitationUrl,
+  SERVER_ERROR_CODES,
+  serverErrorAnswer,
+  type CallToolRequestOptions,
+  type CallToolResult,
+  type ServerErrorAnswer,
+} from '@toolhost/connection';
 import { escapeControlText, type ToolCallProgress } from '@toolhost/contract';
-import { isModernRevision } from '@toolhost/discovery';
-import { HostClient } from '../client-features/outbound-meta.js';
-import { mayMirrorHeaders } from '../client-features/tool-call-answer.js';
-import { readElicitationUrl } from '../client-features/url-elicitation.js';
 import { HostError } from '../host-error.js';
 import type { WireExtras } from './call-hooks.js';
 import type { CallableTool } from './callable-tool.js';
 import { mcpParamHeaderProblem } from './mcp-param-headers.js';
 import { executionError } from './tool-call-failure.js';
-import { taskParameterFor } from '../tasks/tool-call-task.js';
+import { taskParameterFor } from './tasks/tool-call-task.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 import type { ToolCallTracker } from './tool-call-tracker.js';
 
@@ -62,8 +66,7 @@ export function executeToolCall(
     const problem = mcpParamHeaderProblem(tool, args);
     if (problem) return Promise.reject(problem);
   }
-  const request = () =>
-    client instanceof HostClient ? client.sendToolCall(params, options) : (client.callTool(params, options) as Promise<CallToolResult>);
+  const request = () => client.sendToolCall(params, options);
   if (!tool.remote) return request();
   return runtime.withStepUp({ serverName, what: `call tool "${originalName}"`, run: request, signal });
 }
@@ -96,10 +99,9 @@ export async function recoverToolCall(
   error: unknown,
   extras: WireExtras = {},
 ): Promise<CallToolResult | HostError> {
-  if (!(error instanceof ProtocolError && error.code === ProtocolErrorCode.UrlElicitationRequired) || signal?.aborted) {
-    return executionError(error, tool, signal);
-  }
-  if (!(await acceptUrlElicitations(runtime, tool, error, signal))) return executionError(error, tool, signal);
+  const answer = serverErrorAnswer(error);
+  if (answer?.code !== SERVER_ERROR_CODES.urlElicitationRequired || signal?.aborted) return executionError(error, tool, signal);
+  if (!(await acceptUrlElicitations(runtime, tool, answer, signal))) return executionError(error, tool, signal);
   try {
     return await executeToolCall(runtime, tracker, tool, args, signal, extras);
   } catch (retryError) {
@@ -110,7 +112,7 @@ export async function recoverToolCall(
 async function acceptUrlElicitations(
   runtime: ToolCallRuntime,
   tool: CallableTool,
-  error: ProtocolError,
+  error: ServerErrorAnswer,
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   const elicit = runtime.ui.elicit;

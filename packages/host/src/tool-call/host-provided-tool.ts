@@ -1,4 +1,4 @@
-import type { CallToolResult, Tool } from '@modelcontextprotocol/client';
+import type { CallToolResult, Tool } from '@toolhost/connection';
 import { DEFAULT_MCP_TIMEOUT_MS } from '@toolhost/config';
 import { escapeControlText, type HostToolDefinition } from '@toolhost/contract';
 import type { CallableTool } from './callable-tool.js';

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@toolhost/connection';
 import { mapCallToolResult, type MapCallToolResultOptions } from '@toolhost/content-mapper';
 import type { ContentPart, HostToolDefinition } from '@toolhost/contract';
 import { checkStructuredContent, type StructuredContentStatus } from '../client-features/structured-content.js';

@@ -1,6 +1,6 @@
-import type { CallToolResult, GetPromptResult } from '@modelcontextprotocol/client';
+import type { CallToolResult, GetPromptResult } from '@toolhost/connection';
 import { escapeControlText } from '@toolhost/contract';
-import type { PromptCommand } from '../slash-command.js';
+import type { PromptCommand } from '../prompt-command.js';
 import {
   cleanLine as clean,
   contentResult,

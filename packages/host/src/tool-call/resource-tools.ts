@@ -1,5 +1,5 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
-import type { ResourceContent } from '../client-features/index.js';
+import type { CallToolResult } from '@toolhost/connection';
+import type { ResourceContent } from '../client-features/read-resource-parts.js';
 import type { HostResource } from '../host-resources.js';
 import {
   capText,

@@ -4,10 +4,9 @@
 import type { ElicitationRequest, ToolCall } from '@toolhost/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer, type ClientFeaturesServer } from '@toolhost-internal/fixtures';
-import { waitFor } from '../client-features/test-support.js';
 import type { ToolCallProgressEvent } from '../host-events.js';
 import { McpToolHost } from '../mcp-tool-host.js';
-import { everythingServer } from '../test-support.js';
+import { everythingServer, waitFor } from '../test-support.js';
 
 describe('McpToolHost.callTool against the client-features fixture (Streamable HTTP)', () => {
   let fixture: ClientFeaturesServer;

@@ -1,4 +1,4 @@
-import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@toolhost/connection';
 import type { ModelToolCall, ToolCall, ToolCallOutcome } from '@toolhost/contract';
 import { HostError } from '../host-error.js';
 import { authoriseToolCall } from './authorise-tool-call.js';
@@ -16,8 +16,7 @@ import { mapToolResult, type MappedResult } from './map-tool-result.js';
 import { cancelled, failure, fromLayerError, toolNotFound, type ToolCallFailure } from './tool-call-failure.js';
 import type { ToolCallRuntime } from './tool-call-runtime.js';
 import { ToolCallTracker } from './tool-call-tracker.js';
-import { HostClient } from '../client-features/outbound-meta.js';
-import { waitForToolTask } from '../tasks/tool-call-task.js';
+import { waitForToolTask } from './tasks/tool-call-task.js';
 
 /** The result of one tool call: the outcome for the adapter, plus what a UI needs. */
 export interface ToolCallResult extends ToolCallOutcome {
@@ -113,7 +112,7 @@ export async function runToolCall(
   if (!HostError.isInstance(result) && runtime.tasks) {
     // The server answered with a task (MCP tasks): wait for it, showing its status.
     const client = runtime.getClient(tool.definition.serverName);
-    const handle = client instanceof HostClient ? client.takeTaskHandle(result) : undefined;
+    const handle = client?.takeTaskHandle(result);
     if (handle) result = await waitForToolTask(runtime.tasks, { tool, tracker, handle, signal });
   }
   if (!HostError.isInstance(result) && intercepted) result = await runAfterInterceptors(interceptors, tool, intercepted, result);

@@ -1,4 +1,4 @@
-import { SdkErrorCode, SdkError } from '@modelcontextprotocol/client';
+import { ConnectionError, isConnectionClosed, isRequestTimeout } from '@toolhost/connection';
 import { escapeControlText, findErrorInChain, type ToolhostError } from '@toolhost/contract';
 import { OAuthError } from '@toolhost/oauth';
 import { findMessageTooLarge } from '@toolhost/transport';
@@ -57,9 +57,13 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
     // Raised around the call by the host itself (step-up: AUTH_REQUIRED, STEP_UP_LIMIT, ...).
     return new HostError({ code: error.code, serverName, toolName: name, message: error.message, cause: error.cause ?? error });
   }
+  if (ConnectionError.isInstance(error)) {
+    // Raised by the connection itself (a pooled connection that must close: CONNECTION_CLOSED).
+    return new HostError({ code: error.code, serverName, toolName: name, message: error.message, cause: error });
+  }
   // The server writes most of this text (a JSON-RPC error message): shown escaped and bounded.
   const reason = escapeControlText(error instanceof Error ? error.message : String(error), { maxLength: 2000 });
-  if (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout) {
+  if (isRequestTimeout(error)) {
     return new HostError({
       code: 'REQUEST_TIMEOUT',
       serverName,
@@ -78,7 +82,7 @@ export function executionError(error: unknown, tool: CallableTool, signal: Abort
       message: `Tool "${name}" of MCP server "${serverName}" failed: ${tooLarge.message}`,
     });
   }
-  const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+  const closed = isConnectionClosed(error);
   const signInNeeded = findErrorInChain(
     error,
     (value): value is OAuthError => OAuthError.isInstance(value) && value.code === 'AUTH_REQUIRED',

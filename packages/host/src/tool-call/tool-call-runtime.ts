@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/client';
+import type { ConnectionClient } from '@toolhost/connection';
 import type { UiHooks } from '@toolhost/contract';
 import type { ConfirmationPolicy, ToolArgumentValidator } from '@toolhost/confirmation';
 import type { HostEventEmitter } from '../host-events.js';
@@ -6,7 +6,7 @@ import type { ResultMappingOptions } from './map-tool-result.js';
 import type { CallableTool } from './callable-tool.js';
 import type { PendingConfirmations } from './pending-confirmations.js';
 import type { ToolCallInterceptor } from './call-hooks.js';
-import type { ToolTaskRuntime } from '../tasks/tool-call-task.js';
+import type { ToolTaskRuntime } from './tasks/tool-call-task.js';
 
 /** What the tool-call stages need from the host; built once per host. */
 export interface ToolCallRuntime {
@@ -29,7 +29,7 @@ export interface ToolCallRuntime {
   /** The host's events. */
   readonly events: HostEventEmitter;
   /** The connected client of a server. */
-  getClient(serverName: string): Client | undefined;
+  getClient(serverName: string): ConnectionClient | undefined;
   /** True when a connection pool closed the server while idle: {@link ToolCallRuntime.resume} connects it again. */
   isParked?(serverName: string): boolean;
   /** Connect a server the connection pool closed while idle again. @throws HostError when it cannot. */

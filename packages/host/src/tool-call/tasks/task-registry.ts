@@ -1,6 +1,6 @@
 import { escapeControlText } from '@toolhost/contract';
-import type { HostEventEmitter } from '../host-events.js';
-import { HostError } from '../host-error.js';
+import type { HostEventEmitter } from '../../host-events.js';
+import { HostError } from '../../host-error.js';
 import type { TaskOutcome, TaskPollOptions } from './run-task.js';
 import { MAX_STORED_TASKS, type StoredTask, type TaskStore } from './task-store.js';
 

@@ -1,5 +1,5 @@
 import type { Client, McpSubscription } from '@modelcontextprotocol/client';
-import { HostError } from '../host-error.js';
+import { ConnectionError } from './connection-error.js';
 
 /** A `notifications/resources/updated` from a server. */
 export interface ResourceUpdatedEvent {
@@ -44,10 +44,10 @@ export class ResourceSubscriptions {
     return [...this.#uris];
   }
 
-  /** Subscribe to a URI; throws `CAPABILITY_NOT_SUPPORTED` when the server offers no subscriptions. */
+  /** Subscribe to a URI; throws a {@link ConnectionError} `CAPABILITY_NOT_SUPPORTED` when the server offers no subscriptions. */
   async subscribe(uri: string): Promise<void> {
     if (!this.#client.getServerCapabilities()?.resources?.subscribe) {
-      throw new HostError({
+      throw new ConnectionError({
         code: 'CAPABILITY_NOT_SUPPORTED',
         serverName: this.#options.serverName,
         uri,

@@ -2,12 +2,17 @@ import { createHash } from 'node:crypto';
 import { Client, isJSONRPCNotification, isJSONRPCRequest } from '@modelcontextprotocol/client';
 import type { DiscoverResult, JSONRPCMessage, JSONRPCNotification, Transport } from '@modelcontextprotocol/client';
 import { canonicalJson } from '@toolhost/config';
-import { connectClient, isModernRevision, type ConnectionRequest, type OpenedConnection, type TransportOptions } from '@toolhost/discovery';
 import { StoredTokenOAuthProvider, type FetchFunction, type TokenStore } from '@toolhost/oauth';
 import { connectTransport, createTransport, resolveTransportKind, type ConnectedTransport } from '@toolhost/transport';
-import { HostClient } from '../client-features/outbound-meta.js';
-import { HostError } from '../host-error.js';
+import { connectClient, type OpenedConnection, type TransportOptions } from '../connect-client.js';
+import type { ConnectionClient } from '../connection-client.js';
+import { ConnectionError } from '../connection-error.js';
+import type { ConnectionRequest } from '../connection-request.js';
+import { isModernRevision } from '../version-negotiation.js';
 import { SharedSessionMember } from './shared-session-member.js';
+
+/** A connection request of a host's manager (its clients are {@link ConnectionClient}s, whose handshake the pool compares). */
+type PoolRequest = ConnectionRequest<ConnectionClient>;
 
 /** What the pool knows of the host a connection is opened for. */
 export interface PoolHost {
@@ -48,7 +53,7 @@ function headerMap(headers: RequestInit['headers'] | undefined): Record<string, 
  * entry for OAuth; `undefined` (never shared) for other providers (Google credentials, service
  * account impersonation, workload identity: credentials from the environment).
  */
-async function credentialOf(request: ConnectionRequest, host: PoolHost): Promise<string | undefined> {
+async function credentialOf(request: PoolRequest, host: PoolHost): Promise<string | undefined> {
   const provider = request.transportOptions?.authProvider;
   if (!provider) return 'none';
   if (!(provider instanceof StoredTokenOAuthProvider)) return undefined;
@@ -77,11 +82,10 @@ interface ConnectionIdentity {
  * entry field that changes the wire (headers, OAuth settings, pinned revision...), the
  * credential identity (see {@link credentialOf}), the host's own `fetch`, and what the client
  * declares in its handshake. Undefined when the entry is never shared (SSE, a provider whose
- * credentials are not the token store's, a client that is not the host's).
+ * credentials are not the token store's).
  */
-async function connectionIdentity(request: ConnectionRequest, host: PoolHost): Promise<ConnectionIdentity | undefined> {
+async function connectionIdentity(request: PoolRequest, host: PoolHost): Promise<ConnectionIdentity | undefined> {
   const { config, client } = request;
-  if (!(client instanceof HostClient)) return undefined;
   const target = resolveTransportKind(request.serverName, config);
   if (target.kind !== 'http') return undefined;
   const credential = await credentialOf(request, host);
@@ -166,7 +170,7 @@ class SharedRemote {
   #nextMember = 0;
   readonly #onDead: (remote: SharedRemote) => void;
 
-  constructor(identity: ConnectionIdentity, first: ConnectionRequest, onDead: (remote: SharedRemote) => void) {
+  constructor(identity: ConnectionIdentity, first: PoolRequest, onDead: (remote: SharedRemote) => void) {
     this.key = identity.key;
     this.#anonymous = identity.anonymous;
     this.#authorization = identity.authorization;
@@ -184,8 +188,8 @@ class SharedRemote {
    * declares, holds the session's GET stream, and ends the session when the last host leaves.
    * Server requests on that stream belong to no host's request: they are refused.
    */
-  async #open(first: ConnectionRequest): Promise<void> {
-    const handshake = (first.client as HostClient).handshake;
+  async #open(first: PoolRequest): Promise<void> {
+    const { handshake } = first.client;
     const client = new Client(handshake.clientInfo, {
       capabilities: handshake.capabilities ?? {},
       ...(handshake.versionNegotiation ? { versionNegotiation: handshake.versionNegotiation } : {}),
@@ -255,7 +259,7 @@ class SharedRemote {
   }
 
   /** Connect one host's client over the shared session (or, on 2026-07-28, with the shared negotiation). */
-  async join(request: ConnectionRequest): Promise<OpenedConnection> {
+  async join(request: PoolRequest): Promise<OpenedConnection> {
     if (this.era === 'modern') return this.#joinModern(request);
     let handle: ReturnType<typeof createTransport>;
     // The member, once made: the fetch of an anonymous session closes it when the host's credentials change.
@@ -314,14 +318,14 @@ class SharedRemote {
    * not sent; the host leaves the session and reconnects, with its credentials, on a session of
    * its own (its credential identity has changed).
    */
-  #refuseHostCredentials(request: ConnectionRequest, member: () => SharedSessionMember | undefined): TransportOptions['fetch'] {
+  #refuseHostCredentials(request: PoolRequest, member: () => SharedSessionMember | undefined): TransportOptions['fetch'] {
     const inner = request.transportOptions?.fetch ?? globalThis.fetch;
     return (input, init) => {
       if (addedCredentials(init, this.#authorization).length === 0) return inner(input, init);
       // Once this request has failed: closing the member disconnects the host, which reconnects.
       setTimeout(() => void SharedRemote.#closeMember(member()), 0);
       return Promise.reject(
-        new HostError({
+        new ConnectionError({
           code: 'CONNECTION_CLOSED',
           serverName: request.serverName,
           message: `MCP server "${request.serverName}": this host now has credentials for the server (a token was stored after it connected), but it shares a connection of the connection pool opened without credentials with other hosts. The request was not sent; the host reconnects with its own credentials. Try again.`,
@@ -335,7 +339,7 @@ class SharedRemote {
     await member?.close().catch(() => undefined);
   }
 
-  async #joinModern(request: ConnectionRequest): Promise<OpenedConnection> {
+  async #joinModern(request: PoolRequest): Promise<OpenedConnection> {
     const discover = this.#discover;
     if (!discover) return this.#own(request);
     let left = false;
@@ -365,7 +369,7 @@ class SharedRemote {
   }
 
   /** A connection of the host's own (used when the session cannot be shared after all). */
-  async #own(request: ConnectionRequest): Promise<OpenedConnection> {
+  async #own(request: PoolRequest): Promise<OpenedConnection> {
     await this.release();
     return connectClient(request);
   }
@@ -450,7 +454,7 @@ export class SharedRemotes {
   }
 
   /** Connect one host's client: over the shared session of its identity when there is one to share. */
-  async open(request: ConnectionRequest, host: PoolHost): Promise<OpenedConnection> {
+  async open(request: PoolRequest, host: PoolHost): Promise<OpenedConnection> {
     let identity: ConnectionIdentity | undefined;
     try {
       identity = await connectionIdentity(request, host);

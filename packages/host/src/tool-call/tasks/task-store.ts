@@ -2,11 +2,11 @@ import { readFile, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { writeFileAtomic } from '@toolhost/config/files';
+import { MAX_REQUEST_STATE_LENGTH, MAX_STATUS_MESSAGE_LENGTH, MAX_TASK_ID_LENGTH } from '@toolhost/connection/tasks';
 import { escapeControlText } from '@toolhost/contract';
 import type { StoredTask, TaskStore } from '@toolhost/contract/tasks';
-import { HostError } from '../host-error.js';
-import type { SettingsSource } from '../resolve-servers.js';
-import { MAX_REQUEST_STATE_LENGTH, MAX_STATUS_MESSAGE_LENGTH, MAX_TASK_ID_LENGTH } from './task-wire.js';
+import { HostError } from '../../host-error.js';
+import type { SettingsSource } from '../../resolve-servers.js';
 
 /** Name of the task file in the application folder (`~/<appDir>/mcp-tasks.json`). */
 export const TASK_FILE_NAME = 'mcp-tasks.json';

@@ -1,19 +1,18 @@
-import type { CallToolResult, Client } from '@modelcontextprotocol/client';
-import type { TaskHandle } from '../client-features/task-handles.js';
-import { HostError } from '../host-error.js';
-import type { CallableTool } from '../tool-call/callable-tool.js';
-import type { ToolCallTracker } from '../tool-call/tool-call-tracker.js';
+import type { CallToolResult, ConnectionClient } from '@toolhost/connection';
+import { isTaskShapeError, parseTask, type TaskHandle, type TaskRevision, type TaskState } from '@toolhost/connection/tasks';
+import { HostError } from '../../host-error.js';
+import type { CallableTool } from '../callable-tool.js';
+import type { ToolCallTracker } from '../tool-call-tracker.js';
 import { runTask, type TaskOutcome } from './run-task.js';
 import type { TaskRegistry } from './task-registry.js';
 import type { StoredTask } from './task-store.js';
-import { parseTask, TaskShapeError, type TaskRevision, type TaskState } from './task-wire.js';
 
 /** What running a tool call as a task needs from the host. */
 export interface ToolTaskRuntime {
   /** The outstanding tasks and the task settings. */
   readonly registry: TaskRegistry;
   /** A server's current client. */
-  getClient(serverName: string): Client | undefined;
+  getClient(serverName: string): ConnectionClient | undefined;
 }
 
 const REVISION_VERSION: Readonly<Record<TaskRevision, StoredTask['protocolVersion']>> = { legacy: '2025-11-25', modern: '2026-07-28' };
@@ -26,7 +25,7 @@ function taskSupportOf(tool: CallableTool): unknown {
   return (tool.listed as { execution?: ToolExecution }).execution?.taskSupport;
 }
 
-function serverRunsToolCallTasks(client: Client): boolean {
+function serverRunsToolCallTasks(client: ConnectionClient): boolean {
   const tasks = (client.getServerCapabilities() as { tasks?: { requests?: { tools?: { call?: unknown } } } } | undefined)?.tasks;
   return typeof tasks?.requests?.tools?.call === 'object' && tasks.requests.tools.call !== null;
 }
@@ -40,7 +39,7 @@ function serverRunsToolCallTasks(client: Client): boolean {
  */
 export function taskParameterFor(
   tool: CallableTool,
-  client: Client,
+  client: ConnectionClient,
   registry: TaskRegistry | undefined,
 ): { readonly ttl: number } | HostError | undefined {
   if (client.getProtocolEra() === 'modern') return undefined;
@@ -85,7 +84,7 @@ export async function waitForToolTask(
       serverName,
       toolName: name,
       cause: error,
-      message: `Tool "${name}" of MCP server "${serverName}" answered with a task the host cannot use: ${error instanceof TaskShapeError ? error.message : String(error)}.`,
+      message: `Tool "${name}" of MCP server "${serverName}" answered with a task the host cannot use: ${isTaskShapeError(error) ? error.message : String(error)}.`,
     });
   }
   const createdAt = new Date();

@@ -1,18 +1,17 @@
-import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Client } from '@modelcontextprotocol/client';
-import { escapeControlText } from '@toolhost/contract';
-import { HostClient } from '../client-features/outbound-meta.js';
-import { HostError } from '../host-error.js';
+import { SERVER_ERROR_CODES, serverErrorAnswer, type CallToolResult, type ConnectionClient } from '@toolhost/connection';
 import {
   cancelTask,
   getLegacyTaskResult,
   getTask,
-  TaskShapeError,
+  isTaskShapeError,
   toCallToolResult,
   updateTask,
   type TaskReference,
   type TaskRevision,
   type TaskState,
-} from './task-wire.js';
+} from '@toolhost/connection/tasks';
+import { escapeControlText } from '@toolhost/contract';
+import { HostError } from '../../host-error.js';
 
 /** How often the host polls a task; see `HostTaskOptions`. */
 export interface TaskPollOptions {
@@ -45,7 +44,7 @@ export interface TaskRun {
   /** Poll at once instead of waiting one interval first (a resumed task). */
   readonly pollFirst?: boolean;
   /** The server's current client (it changes when the server reconnects). */
-  getClient(): Client | undefined;
+  getClient(): ConnectionClient | undefined;
   /** Called with every state read from the server, the first one included. */
   onState(state: TaskState): void;
 }
@@ -180,7 +179,7 @@ async function answerInputRequests(
   const pending = Object.entries(state.inputRequests ?? {}).filter(([key]) => !answered.keys.has(key));
   if (pending.length === 0) return undefined;
   const client = run.getClient();
-  if (!(client instanceof HostClient)) return undefined;
+  if (!client) return undefined;
   if (answered.rounds >= MAX_TASK_INPUT_ROUNDS) {
     await requestCancel(run, reference);
     return {
@@ -227,8 +226,9 @@ async function legacyResult(run: TaskRun, taskId: string, deadline: number, sign
     return resultOutcome(run, taskId, raw);
   } catch (error) {
     if (run.closing.aborted || run.signal?.aborted) return undefined;
-    if (error instanceof ProtocolError) {
-      const reason = escapeControlText(error.message, { maxLength: 2000 });
+    const answer = serverErrorAnswer(error);
+    if (answer) {
+      const reason = escapeControlText(answer.message, { maxLength: 2000 });
       return taskFailed(run, taskId, `failed: ${reason}`, error);
     }
     const fatal = fatalError(run, taskId, error);
@@ -267,7 +267,7 @@ function taskFailed(run: TaskRun, taskId: string, what: string, cause?: unknown)
 
 /** An error that ends the wait (the server answered, but not with a usable task); undefined for a transient failure. */
 function fatalError(run: TaskRun, taskId: string, error: unknown): HostError | undefined {
-  if (error instanceof TaskShapeError) {
+  if (isTaskShapeError(error)) {
     return new HostError({
       code: 'INVALID_RESPONSE',
       serverName: run.serverName,
@@ -275,9 +275,10 @@ function fatalError(run: TaskRun, taskId: string, error: unknown): HostError | u
       message: `MCP server "${run.serverName}" answered about task ${taskId} of tool "${run.toolName}" with a task the host cannot use: ${error.message}.`,
     });
   }
-  if (!(error instanceof ProtocolError)) return undefined;
-  const reason = escapeControlText(error.message, { maxLength: 2000 });
-  if (error.code === ProtocolErrorCode.InvalidParams) {
+  const answer = serverErrorAnswer(error);
+  if (!answer) return undefined;
+  const reason = escapeControlText(answer.message, { maxLength: 2000 });
+  if (answer.code === SERVER_ERROR_CODES.invalidParams) {
     return new HostError({
       code: 'TASK_FAILED',
       serverName: run.serverName,

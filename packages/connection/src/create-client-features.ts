@@ -7,26 +7,36 @@ import type {
   JsonSchemaValidator,
   jsonSchemaValidator,
 } from '@modelcontextprotocol/client';
-import { LinearTimeJsonSchemaValidator } from '@toolhost/confirmation';
 import type { ModelAdapter, UiHooks } from '@toolhost/contract';
+import { ConnectionClient } from './connection-client.js';
 import { registerElicitation } from './elicitation.js';
 import { registerLogging, type ServerLogEvent } from './logging.js';
-import { HostClient, type OutboundMetaSources } from './outbound-meta.js';
 import { ResourceSubscriptions, type ResourceUpdatedEvent } from './resource-subscriptions.js';
 import type { RootsController } from './roots-controller.js';
 import { registerSampling } from './sampling.js';
-import { TASKS_EXTENSION_ID } from '../tasks/task-wire.js';
 import { ServerRequestLimiter, type ServerRequestLimits } from './server-request-limiter.js';
+import { TASKS_EXTENSION_ID } from './tasks/task-wire.js';
+import type { OutboundMetaSources } from './trace-meta.js';
+
+/**
+ * A validator of server-supplied JSON schemas, in the shape of the MCP SDK's
+ * `jsonSchemaValidator` (`LinearTimeJsonSchemaValidator` of `@toolhost/confirmation` has it):
+ * `getValidator` compiles a schema, or throws when it cannot.
+ */
+export interface SchemaValidatorFactory {
+  /** Compile `schema` into a check of one value (throws when the schema cannot be compiled). */
+  getValidator<T>(
+    schema: object,
+  ): (input: unknown) => { valid: true; data: T; errorMessage: undefined } | { valid: false; data: undefined; errorMessage: string };
+}
 
 /**
  * The validator the SDK client uses for server-supplied schemas (a tool's `outputSchema` in
- * `callTool`): Ajv with patterns matched in linear time by RE2, so a catastrophic pattern cannot
- * freeze the process. A schema it cannot compile (such as a pattern RE2 cannot run) accepts
- * anything here rather than failing every call of the tool: the host checks structured content
- * itself afterwards and reports such a schema as `unchecked` (see `checkStructuredContent`).
+ * `callTool`): the given one, except that a schema it cannot compile (such as a pattern RE2
+ * cannot run) accepts anything here rather than failing every call of the tool: the host checks
+ * structured content itself afterwards and reports such a schema as `unchecked`.
  */
-const SDK_SCHEMA_VALIDATOR: jsonSchemaValidator = (() => {
-  const inner = new LinearTimeJsonSchemaValidator();
+function lenientValidator(inner: SchemaValidatorFactory): jsonSchemaValidator {
   return {
     getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
       try {
@@ -36,7 +46,7 @@ const SDK_SCHEMA_VALIDATOR: jsonSchemaValidator = (() => {
       }
     },
   };
-})();
+}
 
 /** Options of {@link createClientFeatures}. */
 export interface ClientFeaturesOptions {
@@ -79,8 +89,14 @@ export interface ClientFeaturesOptions {
    * of failing them. @default false
    */
   readonly tasks?: boolean;
-  /** Most levels of JSON nesting of a message from the server (see `HostClient`). @default 512 */
+  /** Most levels of JSON nesting of a message from the server (see {@link ConnectionClient}). @default 512 */
   readonly maxMessageDepth?: number;
+  /**
+   * How the client checks a tool's `outputSchema` (toolhost's host gives Ajv with patterns matched
+   * in linear time by RE2, so a catastrophic pattern cannot freeze the process); a schema it cannot
+   * compile accepts anything. @default the MCP SDK's own validator
+   */
+  readonly jsonSchemaValidator?: SchemaValidatorFactory;
 }
 
 /** The features installed on one client by {@link ClientFeatures.attach}. */
@@ -98,10 +114,11 @@ export interface ClientFeatures {
   /** Install the request and notification handlers on the client (before `connect`). */
   attach(client: Client): AttachedClientFeatures;
   /**
-   * Construct a SDK `Client` (protocol revision negotiated: 2026-07-28 where the server speaks it, else `initialize`) with these capabilities and attach the handlers: the one
+   * Construct a {@link ConnectionClient} (protocol revision negotiated: 2026-07-28 where the
+   * server speaks it, else `initialize`) with these capabilities and attach the handlers: the one
    * call a host needs per connection attempt.
    */
-  createClient(clientInfo: Implementation): { client: Client; attached: AttachedClientFeatures };
+  createClient(clientInfo: Implementation): { client: ConnectionClient; attached: AttachedClientFeatures };
 }
 
 /**
@@ -130,20 +147,23 @@ export function createClientFeatures(options: ClientFeaturesOptions): ClientFeat
     ...(options.roots ? { roots: { listChanged: true } } : {}),
     ...(extensions && Object.keys(extensions).length > 0 ? { extensions } : {}),
   };
+  const validator = options.jsonSchemaValidator ? lenientValidator(options.jsonSchemaValidator) : undefined;
   const features: ClientFeatures = {
     capabilities,
     createClient(clientInfo) {
-      const client = new HostClient(
+      const client = new ConnectionClient(
         clientInfo,
         {
           capabilities,
-          jsonSchemaValidator: SDK_SCHEMA_VALIDATOR,
+          ...(validator ? { jsonSchemaValidator: validator } : {}),
           ...(options.versionOptions ?? { versionNegotiation: { mode: 'auto' } }),
         },
-        options.outboundMeta ?? {},
-        new ServerRequestLimiter(options.serverName, options.serverRequests),
-        options.tasks === true,
-        options.maxMessageDepth,
+        {
+          outboundMeta: options.outboundMeta ?? {},
+          limiter: new ServerRequestLimiter(options.serverName, options.serverRequests),
+          tasks: options.tasks === true,
+          ...(options.maxMessageDepth !== undefined ? { maxMessageDepth: options.maxMessageDepth } : {}),
+        },
       );
       return { client, attached: features.attach(client) };
     },

@@ -1,9 +1,18 @@
 import type { Client, LoggingLevel } from '@modelcontextprotocol/client';
-import { isModernRevision } from '@toolhost/discovery';
-import { HostError } from '../host-error.js';
-import type { ServerLogEvent } from '../host-events.js';
+import { ConnectionError } from './connection-error.js';
+import { isModernRevision } from './version-negotiation.js';
 
-export type { ServerLogEvent };
+/** A log message a server sent (`notifications/message`), tagged with the server's name. */
+export interface ServerLogEvent {
+  /** The server that sent it. */
+  readonly serverName: string;
+  /** Its severity. */
+  readonly level: LoggingLevel;
+  /** The server's logger name, when it gave one. */
+  readonly logger?: string;
+  /** The payload (any JSON value; untrusted). */
+  readonly data: unknown;
+}
 
 /** MCP log levels, least to most severe (RFC 5424 names). */
 export const LOG_LEVELS: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
@@ -26,13 +35,13 @@ export function registerLogging(client: Client, options: LoggingOptions): void {
 
 /**
  * Sets a server's log level. On MCP 2026-07-28 there is no `logging/setLevel`: the level travels
- * in the `_meta` of every request (see `HostClient`), so nothing is sent here. On older revisions
- * it sends `logging/setLevel`. Throws a `HostError` with code `CAPABILITY_NOT_SUPPORTED` when the
- * server does not declare the `logging` capability.
+ * in the `_meta` of every request (see `ConnectionClientSettings.outboundMeta`), so nothing is sent
+ * here. On older revisions it sends `logging/setLevel`. Throws a {@link ConnectionError} with code
+ * `CAPABILITY_NOT_SUPPORTED` when the server does not declare the `logging` capability.
  */
 export async function setLogLevel(client: Client, options: { serverName: string; level: LoggingLevel }): Promise<void> {
   if (!client.getServerCapabilities()?.logging) {
-    throw new HostError({
+    throw new ConnectionError({
       code: 'CAPABILITY_NOT_SUPPORTED',
       serverName: options.serverName,
       message: `MCP server '${options.serverName}' does not support logging, so its log level cannot be set.`,

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import {
-  BAGGAGE_META_KEY,
   Client,
   DEFAULT_REQUEST_TIMEOUT_MSEC,
   ProtocolErrorCode,
@@ -10,8 +9,6 @@ import {
   type CallToolRequestOptions,
   type CallToolResult,
   LOG_LEVEL_META_KEY,
-  TRACEPARENT_META_KEY,
-  TRACESTATE_META_KEY,
   type ClientContext,
   type ClientOptions,
   type Implementation,
@@ -20,7 +17,6 @@ import {
   type JSONRPCResponse,
   type MessageExtraInfo,
   ProtocolError,
-  type LoggingLevel,
   type Result,
   type StandardSchemaV1,
   type Transport,
@@ -30,6 +26,7 @@ import { DirectRequests } from './direct-requests.js';
 import type { ServerRequestLimiter } from './server-request-limiter.js';
 import { mayMirrorHeaders, toolCallResultSchema } from './tool-call-answer.js';
 import { TASK_HANDLE_META_KEY, taskHandleOf, type TaskHandle } from './task-handles.js';
+import { traceMeta, type OutboundMetaSources } from './trace-meta.js';
 
 /**
  * The rate limiter of each client. Not a private field: the SDK's constructor registers
@@ -41,69 +38,16 @@ const LIMITERS = new WeakMap<object, ServerRequestLimiter>();
 const MAX_TRACKED = 1024;
 
 /**
- * Default of the host's `limits.maxMessageDepth`: levels of JSON nesting of a message from a
- * server. Real answers nest a few dozen levels; JSON a server sends is parsed to any depth, but
- * `JSON.stringify` runs out of stack at about 4,000 levels and `structuredClone` at about 2,000,
- * and so does any recursive walk (a schema validator, a result mapper, an application's logger).
+ * Default of a client's `maxMessageDepth` setting (the host's `limits.maxMessageDepth`):
+ * levels of JSON nesting of a message from a server. Real answers nest a few dozen levels; JSON a
+ * server sends is parsed to any depth, but `JSON.stringify` runs out of stack at about 4,000
+ * levels and `structuredClone` at about 2,000, and so does any recursive walk (a schema
+ * validator, a result mapper, an application's logger).
  */
 export const DEFAULT_MAX_MESSAGE_DEPTH = 512;
 
 /** A result schema that accepts anything (the caller checks). */
 const ANY_RESULT = { '~standard': { version: 1 as const, vendor: 'toolhost', validate: (value: unknown) => ({ value }) } };
-
-/**
- * W3C Trace Context (and Baggage) of the operation a request belongs to, as header values
- * (`traceparent: 00-<trace-id>-<parent-id>-<flags>`). The host sends them in the request's `_meta`
- * (`traceparent`, `tracestate`, `baggage`), so a server can join the caller's trace.
- */
-export interface TraceContext {
-  /** The `traceparent` value (W3C Trace Context level 1, version 00). */
-  readonly traceparent: string;
-  /** The `tracestate` value, when there is one. */
-  readonly tracestate?: string;
-  /** The `baggage` value (W3C Baggage), when there is one. */
-  readonly baggage?: string;
-}
-
-/** Where the per-request `_meta` additions come from; read at the moment each message is sent. */
-export interface OutboundMetaSources {
-  /** The log level set for this server (MCP 2026-07-28 carries it on every request). */
-  readonly logLevel?: () => LoggingLevel | undefined;
-  /** The host's trace-context hook. */
-  readonly traceContext?: () => TraceContext | undefined;
-}
-
-/** `version-traceid-parentid-flags`, lower-case hex; the all-zero ids are invalid. */
-const TRACEPARENT = /^[\da-f]{2}-(?!0{32})[\da-f]{32}-(?!0{16})[\da-f]{16}-[\da-f]{2}$/;
-/** Header-safe text of a sane length (tracestate allows 32 members of at most 256 characters). */
-const HEADER_VALUE = /^[\x20-\x7e]{1,8192}$/;
-
-/**
- * The `_meta` keys of a trace context, or `undefined` when there is none or it is malformed (a
- * hook that throws or returns a malformed `traceparent` must not break the request; the trace is
- * then simply not propagated).
- */
-export function traceMeta(hook: (() => TraceContext | undefined) | undefined): Record<string, string> | undefined {
-  if (!hook) return undefined;
-  let context: TraceContext | undefined;
-  try {
-    context = hook();
-  } catch {
-    return undefined;
-  }
-  if (
-    !context ||
-    typeof context.traceparent !== 'string' ||
-    !TRACEPARENT.test(context.traceparent) ||
-    context.traceparent.startsWith('ff')
-  ) {
-    return undefined;
-  }
-  const meta: Record<string, string> = { [TRACEPARENT_META_KEY]: context.traceparent };
-  if (typeof context.tracestate === 'string' && HEADER_VALUE.test(context.tracestate)) meta[TRACESTATE_META_KEY] = context.tracestate;
-  if (typeof context.baggage === 'string' && HEADER_VALUE.test(context.baggage)) meta[BAGGAGE_META_KEY] = context.baggage;
-  return meta;
-}
 
 /** Whether `key` of `target` (or the first object of its prototype chain having it) is a plain data property, not an accessor. */
 function isDataProperty(target: object, key: string): boolean {
@@ -114,12 +58,31 @@ function isDataProperty(target: object, key: string): boolean {
   return false;
 }
 
+/** What a {@link ConnectionClient} adds to the SDK's `Client`. Every field is optional. */
+export interface ConnectionClientSettings {
+  /** What each outgoing message adds to its `_meta`, read at send time: the log level (2026-07-28) and the trace context. */
+  readonly outboundMeta?: OutboundMetaSources;
+  /** The rate limit of the server's requests to the client (elicitation, sampling, roots list). @default none */
+  readonly limiter?: ServerRequestLimiter;
+  /**
+   * Hand an answer to `tools/call` that is a task handle to the caller ({@link ConnectionClient.takeTaskHandle})
+   * instead of failing the SDK's result check. @default false
+   */
+  readonly tasks?: boolean;
+  /** Most levels of JSON nesting of a message from the server. @default 512 ({@link DEFAULT_MAX_MESSAGE_DEPTH}) */
+  readonly maxMessageDepth?: number;
+}
+
 /**
- * The SDK client the host connects with: on top of the SDK's own per-request envelope (MCP
- * 2026-07-28), it adds the server's log level on that revision, and the trace context on every
- * revision, to each message it sends. Keys the caller put in `_meta` itself still win.
+ * The MCP SDK client of one server connection, as toolhost connects it: on top of the SDK's own
+ * per-request envelope (MCP 2026-07-28), it adds the server's log level on that revision, and the
+ * trace context on every revision, to each message it sends (keys the caller put in `_meta` itself
+ * still win); it sends `tools/call` on a cheaper direct path ({@link ConnectionClient.sendToolCall});
+ * it refuses messages nested too deep; it rate-limits the server's requests; and it hands task
+ * answers to the caller. Make one with `createClientFeatures(...).createClient(clientInfo)`, which
+ * also installs the handlers of the client features.
  */
-export class HostClient extends Client {
+export class ConnectionClient extends Client {
   /**
    * What this client declares in its handshake (name and version, capabilities, revision
    * negotiation): a connection pool shares a connection only between clients that declare the same.
@@ -136,37 +99,32 @@ export class HostClient extends Client {
   readonly #toolCallIds = new Set<string | number>();
   /** Task handles the server answered `tools/call` with, by the token put in the result in their place. */
   readonly #taskHandles = new Map<string, TaskHandle>();
-  /** `tools/call` requests sent without the SDK's request machinery (see {@link HostClient.sendToolCall}). */
+  /** `tools/call` requests sent without the SDK's request machinery (see {@link ConnectionClient.sendToolCall}). */
   readonly #direct = new DirectRequests();
   /** Most levels of JSON nesting of a message from the server (see {@link DEFAULT_MAX_MESSAGE_DEPTH}). */
   readonly #maxDepth: number;
 
   /**
-   * A client whose outbound `_meta` also carries what `sources` gives at send time. With `tasks`,
-   * an answer to `tools/call` that is a task handle (2025-11-25 `CreateTaskResult`, 2026-07-28
-   * `resultType: "task"`) is handed to the host (see {@link HostClient.takeTaskHandle}) instead of
-   * failing the SDK's result check. A message from the server nested more than `maxMessageDepth`
-   * levels deep is refused before the host walks it: an answer fails its request, a request to a
-   * handler is answered with an error, a notification is dropped (and reported to `onerror`).
+   * A client whose outbound `_meta` also carries what `settings.outboundMeta` gives at send time.
+   * With `settings.tasks`, an answer to `tools/call` that is a task handle (2025-11-25
+   * `CreateTaskResult`, 2026-07-28 `resultType: "task"`) is handed to the caller (see
+   * {@link ConnectionClient.takeTaskHandle}) instead of failing the SDK's result check. A message
+   * from the server nested more than `settings.maxMessageDepth` levels deep is refused before
+   * anyone walks it: an answer fails its request, a request to a handler is answered with an
+   * error, a notification is dropped (and reported to `onerror`).
    */
-  constructor(
-    clientInfo: Implementation,
-    options: ClientOptions,
-    sources: OutboundMetaSources,
-    limiter?: ServerRequestLimiter,
-    tasks = false,
-    maxMessageDepth = DEFAULT_MAX_MESSAGE_DEPTH,
-  ) {
+  constructor(clientInfo: Implementation, options: ClientOptions, settings: ConnectionClientSettings = {}) {
     super(clientInfo, options);
-    this.#maxDepth = maxMessageDepth;
+    const { limiter } = settings;
+    this.#maxDepth = settings.maxMessageDepth ?? DEFAULT_MAX_MESSAGE_DEPTH;
     this.handshake = {
       clientInfo,
       capabilities: options.capabilities,
       versionNegotiation: options.versionNegotiation,
       supportedProtocolVersions: options.supportedProtocolVersions,
     };
-    this.#sources = sources;
-    this.#tasks = tasks;
+    this.#sources = settings.outboundMeta ?? {};
+    this.#tasks = settings.tasks === true;
     if (limiter) LIMITERS.set(this, limiter);
   }
 
@@ -192,7 +150,7 @@ export class HostClient extends Client {
   /**
    * Puts a check for direct answers in front of the SDK's message handler on `transport`. A
    * message the check leaves (not a direct answer, or a malformed one) goes to the SDK's handler,
-   * whose response dispatch ({@link HostClient._onresponse}) still settles direct answers, so
+   * whose response dispatch ({@link ConnectionClient._onresponse}) still settles direct answers, so
    * nothing depends on this staying in front (another handler may replace it later).
    */
   #takeDirectAnswersFirst(transport: Transport): void {
@@ -235,7 +193,7 @@ export class HostClient extends Client {
   /**
    * The SDK's response dispatch. An answer to a `tools/call` that is a task handle is replaced by
    * an empty result whose `_meta` carries a random token, and the handle is kept under that token
-   * for {@link HostClient.takeTaskHandle} (a server cannot forge one: it does not know the token).
+   * for {@link ConnectionClient.takeTaskHandle} (a server cannot forge one: it does not know the token).
    */
   protected override _onresponse(response: JSONRPCResponse): void {
     const answer = this.#withTaskToken(this.#withinDepth(response));
@@ -274,7 +232,7 @@ export class HostClient extends Client {
 
   /**
    * Answer a task's input requests (2026-07-28 `input_required`: elicitation, sampling, roots)
-   * through this client's registered handlers (the host's UI hooks and model), exactly as the SDK
+   * through this client's registered handlers (the caller's UI hooks and model), exactly as the SDK
    * answers an `input_required` result; returns the responses by key, for `tasks/update`.
    */
   async fulfilInputRequests(inputRequests: Readonly<Record<string, unknown>>, signal: AbortSignal): Promise<Record<string, unknown>> {
@@ -322,11 +280,12 @@ export class HostClient extends Client {
    * `tools/call`, as `callTool` sends it, with a cheaper check of a plain-text answer (see
    * `toolCallResultSchema`). Where the SDK would mirror `x-mcp-header` parameters into
    * `Mcp-Param-*` headers (MCP 2026-07-28, a tool that declares them, or no definition given) it
-   * is `callTool` itself. The output schema is not checked here: the host checks structured
-   * content itself, leniently. Without progress, per-request headers or a response stream per
-   * request, the request is sent directly on the transport ({@link DirectRequests}: the same
-   * envelope, timeout, cancellation, result decoding and errors as the SDK's, at a lower cost per
-   * call); otherwise through the SDK's `request`.
+   * is `callTool` itself. The output schema is not checked here: the caller checks structured
+   * content itself (toolhost's host does, leniently). Without progress, per-request headers or a
+   * response stream per request, the request is sent directly on the transport (`DirectRequests`:
+   * the same envelope, timeout, cancellation, result decoding and errors as the SDK's, at a lower
+   * cost per call); otherwise through the SDK's `request`. This is the one way toolhost's host
+   * sends a tool call.
    */
   sendToolCall(params: CallToolRequest['params'], options: CallToolRequestOptions = {}): Promise<CallToolResult> {
     if (this.getProtocolEra() === 'modern' && mayMirrorHeaders(options.toolDefinition)) {

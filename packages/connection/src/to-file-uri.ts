@@ -1,4 +1,4 @@
-import { HostError } from '../host-error.js';
+import { ConnectionError } from './connection-error.js';
 
 const WINDOWS_DRIVE = /^[A-Za-z]:[\\/]/;
 const UNC = /^\\\\[^\\]+\\[^\\]+/;
@@ -26,7 +26,7 @@ export function toFileUri(path: string): string {
   }
   if (WINDOWS_DRIVE.test(path)) return `file:///${encodeSegments(path.replace(/\\/g, '/'))}`;
   if (path.startsWith('/')) return `file://${encodeSegments(path)}`;
-  throw new HostError({
+  throw new ConnectionError({
     code: 'INVALID_ROOT',
     message: `Project folder '${path}' is not an absolute path, so it cannot be offered to MCP servers as a root. Give the folder's absolute path.`,
   });

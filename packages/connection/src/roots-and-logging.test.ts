@@ -1,7 +1,7 @@
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startClientFeaturesServer } from '@toolhost-internal/fixtures';
-import { HostError } from '../host-error.js';
+import { ConnectionError } from './connection-error.js';
 import { Client } from '@modelcontextprotocol/client';
 import { createClientFeatures } from './create-client-features.js';
 import { setLogLevel, type ServerLogEvent } from './logging.js';
@@ -81,7 +81,7 @@ describe('roots and logging against server-everything', () => {
       const client = await connectHttp(fixture.url);
       clients.push(client);
       const error = await setLogLevel(client, { serverName: 'fixture', level: 'info' }).catch((e: unknown) => e);
-      expect(HostError.isInstance(error)).toBe(true);
+      expect(ConnectionError.isInstance(error)).toBe(true);
       expect(error).toMatchObject({ code: 'CAPABILITY_NOT_SUPPORTED', serverName: 'fixture' });
     } finally {
       await Promise.all(clients.splice(0).map((client) => client.close()));

@@ -1,6 +1,7 @@
 import { isCallToolResult, type CallToolResult, type Client } from '@modelcontextprotocol/client';
 import { escapeControlText } from '@toolhost/contract';
 import type { ToolCallTaskStatus } from '@toolhost/contract/tasks';
+import { ConnectionError } from '../connection-error.js';
 
 /**
  * The two wire forms of MCP tasks: `legacy` is the experimental core feature of 2025-11-25
@@ -49,8 +50,15 @@ export interface TaskState {
   readonly inputRequests?: Readonly<Record<string, unknown>>;
 }
 
-/** The server sent a task the host cannot use; the message says what was wrong. */
-export class TaskShapeError extends Error {}
+/** The error for a task the server sent that cannot be used (`INVALID_RESPONSE`); `message` says what was wrong. */
+function taskShapeError(message: string): ConnectionError {
+  return new ConnectionError({ code: 'INVALID_RESPONSE', message });
+}
+
+/** Whether `error` says the server sent a task that cannot be used (thrown by {@link parseTask} and {@link getTask}). */
+export function isTaskShapeError(error: unknown): error is ConnectionError {
+  return ConnectionError.isInstance(error) && error.code === 'INVALID_RESPONSE';
+}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,27 +69,25 @@ function isObject(value: unknown): value is Record<string, unknown> {
  * an unusable id, status or `requestState` is an error; a bad `ttl`, poll interval or message is
  * dropped; the message is escaped (no control characters) and cut.
  *
- * @throws TaskShapeError when the task cannot be used.
+ * @throws ConnectionError `INVALID_RESPONSE` when the task cannot be used (see {@link isTaskShapeError}).
  */
 export function parseTask(raw: unknown, revision: TaskRevision): TaskState {
-  if (!isObject(raw)) throw new TaskShapeError('the task is not a JSON object');
+  if (!isObject(raw)) throw taskShapeError('the task is not a JSON object');
   const { taskId, status } = raw;
   if (typeof taskId !== 'string' || taskId.length === 0 || taskId.length > MAX_TASK_ID_LENGTH || !/^[\x21-\x7e]+$/.test(taskId)) {
-    throw new TaskShapeError(`the task id is not a string of 1 to ${MAX_TASK_ID_LENGTH} visible ASCII characters`);
+    throw taskShapeError(`the task id is not a string of 1 to ${MAX_TASK_ID_LENGTH} visible ASCII characters`);
   }
   if (typeof status !== 'string' || !STATUSES.has(status)) {
-    throw new TaskShapeError(
-      `task ${taskId} has an unknown status ${JSON.stringify(escapeControlText(String(status), { maxLength: 40 }))}`,
-    );
+    throw taskShapeError(`task ${taskId} has an unknown status ${JSON.stringify(escapeControlText(String(status), { maxLength: 40 }))}`);
   }
   const message = raw['statusMessage'];
   const ttl = revision === 'modern' ? secondsToMs(raw['ttlSeconds']) : millis(raw['ttl']);
   const poll = revision === 'modern' ? raw['pollIntervalMilliseconds'] : raw['pollInterval'];
   const requestState = raw['requestState'];
   if (revision === 'modern' && requestState !== undefined) {
-    if (typeof requestState !== 'string') throw new TaskShapeError(`task ${taskId} has a requestState that is not a string`);
+    if (typeof requestState !== 'string') throw taskShapeError(`task ${taskId} has a requestState that is not a string`);
     if (requestState.length > MAX_REQUEST_STATE_LENGTH) {
-      throw new TaskShapeError(
+      throw taskShapeError(
         `task ${taskId} has a requestState of ${requestState.length} characters (the limit is ${MAX_REQUEST_STATE_LENGTH})`,
       );
     }
@@ -152,7 +158,7 @@ function referenceParams(reference: TaskReference, revision: TaskRevision): Reco
   };
 }
 
-/** `tasks/get`: the task's current state. @throws the SDK's error, or {@link TaskShapeError}. */
+/** `tasks/get`: the task's current state. @throws the SDK's error, or a `ConnectionError` `INVALID_RESPONSE` (see {@link isTaskShapeError}). */
 export async function getTask(
   client: Client,
   reference: TaskReference,
@@ -161,7 +167,7 @@ export async function getTask(
 ): Promise<TaskState> {
   const raw = await client.request({ method: 'tasks/get', params: referenceParams(reference, revision) }, ANY_RESULT, options);
   const state = parseTask(raw, revision);
-  if (state.taskId !== reference.taskId) throw new TaskShapeError(`tasks/get for task ${reference.taskId} answered task ${state.taskId}`);
+  if (state.taskId !== reference.taskId) throw taskShapeError(`tasks/get for task ${reference.taskId} answered task ${state.taskId}`);
   return state;
 }
 

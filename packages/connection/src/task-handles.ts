@@ -1,4 +1,4 @@
-import type { TaskRevision } from '../tasks/task-wire.js';
+import type { TaskRevision } from './tasks/task-wire.js';
 
 /** `_meta` key of the token that stands for a task handle in a rewritten `tools/call` result (never sent to a server). */
 export const TASK_HANDLE_META_KEY = 'dev.toolhost/task-handle';

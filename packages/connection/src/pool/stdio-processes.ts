@@ -1,6 +1,7 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
-import { connectClient, type ConnectionRequest, type OpenedConnection } from '@toolhost/discovery';
-import { HostError } from '../host-error.js';
+import { connectClient, type OpenedConnection } from '../connect-client.js';
+import { ConnectionError } from '../connection-error.js';
+import type { ConnectionRequest } from '../connection-request.js';
 
 type RequestId = string | number;
 
@@ -140,7 +141,7 @@ export class StdioProcesses {
       const timer = setTimeout(() => {
         done();
         reject(
-          new HostError({
+          new ConnectionError({
             code: 'CONNECTION_POOL_FULL',
             serverName,
             message:
