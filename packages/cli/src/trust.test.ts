@@ -14,10 +14,14 @@ let marker: string;
 const run = (args: string[], cwd = place.cwd) => runToolhost(args, { ...place, cwd });
 const BLOCKED = '(stdio) - Blocked (project folder not trusted: run "toolhost trust") [project]';
 
-/** A stdio server that leaves a marker file the moment it is spawned, then serves the basic fixture. */
-function markingServer(file: string): { command: string; args: string[] } {
+/**
+ * A stdio server that leaves a marker file the moment it is spawned, then serves the basic fixture.
+ * Its start-up bound is 60 s (not the 5 s default of `mcp list`): on a loaded machine a cold Node
+ * start can take longer, and this test is about trust, not about the bound.
+ */
+function markingServer(file: string): { command: string; args: string[]; timeout: number } {
   const code = 'require("fs").writeFileSync(process.argv[1], "spawned"); import(require("url").pathToFileURL(process.argv[2]).href);';
-  return { command: process.execPath, args: ['-e', code, file, fixtureBinPath('basic')] };
+  return { command: process.execPath, args: ['-e', code, file, fixtureBinPath('basic')], timeout: 60_000 };
 }
 
 beforeAll(() => assertBinBuilt());
